@@ -1,0 +1,142 @@
+"""The problem model: what a dataset row means once loaded, whatever its source format."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from enum import StrEnum
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+class ChangeCategory(StrEnum):
+    """The four kinds of version change a problem exercises (GitChameleon's taxonomy)."""
+
+    ARGUMENT = "argument_or_attribute_change"
+    NAME = "function_name_change"
+    SEMANTICS = "semantics_or_behaviour_change"
+    FEATURE = "new_feature_or_additional_dependency"
+    UNKNOWN = "unknown"
+
+
+class TestKind(StrEnum):
+    """How a test meets the program under test."""
+
+    SCRIPT = "script"  # appended to the program; runs as one script (GitChameleon 1.0)
+    PYTEST = "pytest"  # a pytest module importing the program saved as `module` (GitChameleon 2.0)
+
+
+class TestSpec(BaseModel):
+    """One test of a problem: its code and how it attaches to the program."""
+
+    __test__ = False  # not a pytest class
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: TestKind
+    code: str
+    module: str | None = Field(
+        default=None, description="pytest kind: the module name the program is saved under"
+    )
+
+    @field_validator("module")
+    @classmethod
+    def _module_is_identifier(cls, value: str | None) -> str | None:
+        if value is not None and not value.isidentifier():
+            raise ValueError(f"module name {value!r} is not a Python identifier")
+        return value
+
+
+class ChangeType(BaseModel):
+    """A normalised change category with the dataset's raw wording kept for audit."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    category: ChangeCategory
+    raw: str = ""
+
+
+class Problem(BaseModel):
+    """One version-pinned coding problem."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    library: str
+    version: str
+    python_version: str | None = Field(
+        default=None, description="'3.9'-style; None lets the environment layer choose"
+    )
+    extra_pins: tuple[str, ...] = ()
+    problem: str
+    starter_code: str = ""
+    solution: str = Field(description="the reference program, complete (starter code included)")
+    visible_test: TestSpec | None = None
+    hidden_test: TestSpec
+    change: ChangeType = ChangeType(category=ChangeCategory.UNKNOWN)
+    release_date: str | None = Field(default=None, description="'YYYY-MM' or None when unknown")
+    docs: str = ""
+    tags: tuple[str, ...] = ()
+    origin: str = Field(default="", description="file:line the problem was read from")
+
+    @field_validator("python_version")
+    @classmethod
+    def _python_version_shape(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"\d+\.\d+(\.\d+)?", value):
+            raise ValueError(f"python_version {value!r} is not like '3.9'")
+        return value
+
+    @field_validator("extra_pins")
+    @classmethod
+    def _pins_parse(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for pin in value:
+            try:
+                Requirement(pin)
+            except InvalidRequirement as exc:
+                raise ValueError(f"extra pin {pin!r} is not a requirement: {exc}") from exc
+        return value
+
+    @field_validator("release_date")
+    @classmethod
+    def _release_date_shape(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", value):
+            raise ValueError(f"release_date {value!r} is not 'YYYY-MM'")
+        return value
+
+    @property
+    def pins(self) -> tuple[str, ...]:
+        """Every requirement of the problem: the library pin first, then the extra pins."""
+        main = f"{self.library}=={self.version}"
+        main_name = canonicalize_name(self.library)
+        extras = tuple(p for p in self.extra_pins if canonicalize_name(Requirement(p).name) != main_name)
+        return (main, *extras)
+
+
+class EnvSpec(BaseModel):
+    """What an environment must contain; its hash (with the interpreter actually used) is its key."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    python: str | None = Field(description="requested 'X.Y'; None: any interpreter that has wheels")
+    pins: tuple[str, ...]
+    extras: tuple[str, ...] = Field(
+        default=(), description="unpinned helpers the harness needs (pytest for pytest-style tests)"
+    )
+    as_of: date | None = Field(
+        default=None, description="resolve dependencies as of this date (uv --exclude-newer)"
+    )
+
+
+def env_spec_for(problem: Problem, as_of: date | None = None) -> EnvSpec:
+    """The environment a problem needs; `as_of` comes from the pins' upload dates when known."""
+    needs_pytest = any(
+        t is not None and t.kind is TestKind.PYTEST for t in (problem.visible_test, problem.hidden_test)
+    )
+    pins = tuple(sorted(problem.pins[1:], key=str.lower))
+    return EnvSpec(
+        python=problem.python_version,
+        pins=(problem.pins[0], *pins),
+        extras=("pytest",) if needs_pytest else (),
+        as_of=as_of,
+    )

@@ -1,0 +1,496 @@
+"""pinbench's in-sandbox runner, executed by the *environment's* interpreter (Python 3.6+).
+
+It reads its job as JSON on stdin, isolates itself (namespaces, private /tmp, read-only
+filesystem, resource limits, an unprivileged uid), runs the program and its test, and writes one
+proof record carrying the per-run nonce to the proof fd *after* the tests ran to completion and
+the test framework was checked for tampering. The host trusts nothing else: not the exit code,
+not stdout. Keep this file free of pinbench imports and of syntax newer than Python 3.6.
+"""
+
+import ctypes
+import json
+import os
+import sys
+import time
+import traceback
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUTS = 0x04000000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+MS_RDONLY = 1
+MS_NOSUID = 2
+MS_NODEV = 4
+MS_NOEXEC = 8
+MS_REMOUNT = 32
+MS_BIND = 4096
+MS_REC = 16384
+MS_PRIVATE = 1 << 18
+PR_SET_PDEATHSIG = 1
+PR_SET_NO_NEW_PRIVS = 38
+WORKDIR = "/tmp/pinbench-work"
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+class SetupError(Exception):
+    """An isolation step that was asked for could not be applied."""
+
+
+def _check(ret, what):
+    if ret != 0:
+        err = ctypes.get_errno()
+        raise SetupError("%s failed: %s" % (what, os.strerror(err)))
+
+
+def _mount(source, target, fstype, flags, data):
+    _check(
+        _libc.mount(
+            source.encode() if source else None,
+            target.encode(),
+            fstype.encode() if fstype else None,
+            ctypes.c_ulong(flags),
+            data.encode() if data else None,
+        ),
+        "mount %s" % target,
+    )
+
+
+def _write_file(path, text):
+    with open(path, "w") as fh:
+        fh.write(text)
+
+
+def _enter_namespaces(iso):
+    """Unshare the namespaces asked for; in a user namespace map ourselves to root."""
+    flags = 0
+    if iso.get("userns"):
+        flags |= CLONE_NEWUSER
+    if iso.get("mount"):
+        flags |= CLONE_NEWNS
+    if iso.get("net"):
+        flags |= CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWIPC
+    if iso.get("pid"):
+        flags |= CLONE_NEWPID
+    if not flags:
+        return
+    uid, gid = os.getuid(), os.getgid()
+    _check(_libc.unshare(ctypes.c_int(flags)), "unshare")
+    if iso.get("userns"):
+        _write_file("/proc/self/setgroups", "deny")
+        _write_file("/proc/self/uid_map", "0 %d 1" % uid)
+        _write_file("/proc/self/gid_map", "0 %d 1" % gid)
+
+
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32", "/etc", "/sys")
+DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
+PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}
+NEWROOT = "/tmp"
+
+
+def _bind_ro(source, target, is_dir=True):
+    if is_dir:
+        if not os.path.isdir(target):
+            os.makedirs(target)
+    elif not os.path.exists(target):
+        open(target, "w").close()
+    _mount(source, target, None, MS_BIND | MS_REC, None)
+    _mount("none", target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID, None)
+
+
+def _tmpfs(target, size):
+    if not os.path.isdir(target):
+        os.makedirs(target)
+    _mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, "size=%d,mode=1777" % size)
+
+
+def _build_root(keep, tmpfs_bytes, with_proc):
+    """A new root holding only system dirs, the interpreter and the environment, read-only,
+    plus fresh size-capped scratch dirs: no home dirs, datasets or caches are visible."""
+    import platform
+
+    _mount("none", "/", None, MS_REC | MS_PRIVATE, None)
+    _mount("tmpfs", NEWROOT, "tmpfs", MS_NOSUID | MS_NODEV, "size=%d,mode=0755" % (16 << 20))
+    new = NEWROOT
+    for path in SYSTEM_DIRS + tuple(keep):
+        if os.path.islink(path) and path in SYSTEM_DIRS:
+            os.symlink(os.readlink(path), new + path)
+        elif os.path.isdir(path):
+            _bind_ro(path, new + os.path.realpath(path))
+    os.makedirs(new + "/dev")
+    for dev in DEVICES:
+        if os.path.exists("/dev/" + dev):
+            _bind_ro("/dev/" + dev, new + "/dev/" + dev, is_dir=False)
+    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
+                         ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
+        os.symlink(target, new + "/dev/" + name)
+    for scratch in ("/tmp", "/var/tmp", "/dev/shm"):
+        _tmpfs(new + scratch, tmpfs_bytes)
+    os.makedirs(new + "/proc")
+    if with_proc:
+        _mount("proc", new + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
+    os.makedirs(new + "/.old")
+    number = PIVOT_ROOT.get(platform.machine())
+    if number is None:
+        raise SetupError("pivot_root: unsupported architecture %s" % platform.machine())
+    os.chdir(new)
+    _check(_libc.syscall(number, b".", b".old"), "pivot_root")
+    os.chdir("/")
+    _check(_libc.umount2(b"/.old", 2), "umount old root")  # MNT_DETACH
+    os.rmdir("/.old")
+    _mount("none", "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID, None)
+    if _probe_writable("/"):
+        raise SetupError("root filesystem is still writable")
+
+
+def _probe_writable(directory):
+    probe = os.path.join(directory, ".pinbench-probe-%d" % os.getpid())
+    try:
+        fd = os.open(probe, os.O_CREAT | os.O_WRONLY | os.O_EXCL, 0o600)
+    except OSError:
+        return False
+    os.close(fd)
+    os.unlink(probe)
+    return True
+
+
+def _set_limits(limits):
+    import resource
+
+    pairs = (
+        ("address_space", resource.RLIMIT_AS),
+        ("cpu_seconds", resource.RLIMIT_CPU),
+        ("processes", resource.RLIMIT_NPROC),
+        ("file_size", resource.RLIMIT_FSIZE),
+        ("open_files", resource.RLIMIT_NOFILE),
+    )
+    for key, which in pairs:
+        value = limits.get(key)
+        if value:
+            resource.setrlimit(which, (int(value), int(value)))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def _drop_privileges(uid, gid):
+    os.setgroups([])
+    os.setgid(gid)
+    os.setuid(uid)
+    if os.getuid() != uid or os.geteuid() != uid:
+        raise SetupError("could not drop privileges to uid %d" % uid)
+
+
+def _lay_out_files(files):
+    """Program and tests are root-owned and read-only in a sticky dir: the program can add files
+    beside them but can neither change nor delete them."""
+    if not os.path.isdir(WORKDIR):
+        os.makedirs(WORKDIR)
+    os.chmod(WORKDIR, 0o1777)
+    for name, text in files.items():
+        path = os.path.join(WORKDIR, name)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.chmod(path, 0o444)
+    os.chdir(WORKDIR)
+
+
+# --------------------------------------------------------------------------- tamper checks
+
+
+def _snapshot():
+    """Identity of every object a program could replace to fake a pass."""
+    import builtins
+    import unittest
+
+    snap = {}
+    for name, value in vars(builtins).items():
+        snap["builtins." + name] = value
+    for klass in unittest.TestCase.__mro__:
+        for name, value in vars(klass).items():
+            if name.startswith(("assert", "fail", "_base", "_formatMessage", "run", "__call__")):
+                snap["%s.%s" % (klass.__name__, name)] = value
+    snap["TestCase.failureException"] = unittest.TestCase.failureException
+    pytest_mod = sys.modules.get("_pytest.runner")
+    if pytest_mod is not None:
+        import _pytest.outcomes
+        import _pytest.python
+        import _pytest.reports
+        import _pytest.runner
+
+        for module in (_pytest.runner, _pytest.outcomes, _pytest.reports, _pytest.python):
+            for name, value in vars(module).items():
+                if callable(value) and not name.startswith("__"):
+                    snap["%s.%s" % (module.__name__, name)] = value
+        for klass in (_pytest.python.Function, _pytest.reports.TestReport):
+            for name, value in vars(klass).items():
+                snap["%s.%s" % (klass.__name__, name)] = value
+    return snap
+
+
+def _tampered(snapshot):
+    """Names whose object is no longer the one loaded before the program ran."""
+    now = _snapshot()
+    return sorted(name for name, value in snapshot.items() if now.get(name, _MISSING) is not value)
+
+
+_MISSING = object()
+
+
+# --------------------------------------------------------------------------- test modes
+
+
+def _short_trace(exc_info, limit=12):
+    lines = traceback.format_exception(*exc_info)
+    text = "".join(lines)
+    return text[-4000:]
+
+
+def _run_script(job, record):
+    """GitChameleon 1.0 style: the test is appended to the program and runs as one script."""
+    source = job["program"] + "\n\n" + job["test"] + "\n"
+    try:
+        compile(job["program"], "program.py", "exec")
+        code = compile(source, "program.py", "exec")
+    except SyntaxError:
+        info = sys.exc_info()
+        record.update(status="syntax_error", exc_type=info[0].__name__, message=str(info[1]))
+        record["trace"] = _short_trace(info)
+        return
+    import types
+
+    main = types.ModuleType("__main__")
+    main.__file__ = os.path.join(WORKDIR, "program.py")
+    sys.modules["__main__"] = main
+    snapshot = _snapshot()
+    try:
+        exec(code, main.__dict__)
+    except SystemExit as exc:
+        record.update(
+            status="failed",
+            exc_type="SystemExit",
+            message="program exited (code %r) before the test completed" % (exc.code,),
+        )
+        return
+    except BaseException:
+        info = sys.exc_info()
+        record.update(status="failed", exc_type=info[0].__name__, message=str(info[1])[:2000])
+        record["trace"] = _short_trace(info)
+        return
+    finally:
+        record["tampered"] = _tampered(snapshot)
+    record.update(status="passed", tests={"collected": 1, "passed": 1})
+
+
+class _Collector(object):
+    """pytest plugin: what was collected, what ran and how, independent of pytest's exit code."""
+
+    def __init__(self):
+        self.items = []
+        self.marked_skip = set()
+        self.reports = {}
+        self.collect_errors = []
+
+    def pytest_collection_finish(self, session):
+        self.items = [item.nodeid for item in session.items]
+        for item in session.items:
+            for name in ("skip", "skipif", "xfail"):
+                if any(True for _ in item.iter_markers(name=name)):
+                    self.marked_skip.add(item.nodeid)
+
+    def pytest_collectreport(self, report):
+        if report.failed:
+            self.collect_errors.append(str(report.longrepr)[-4000:])
+
+    def pytest_runtest_logreport(self, report):
+        entry = self.reports.setdefault(report.nodeid, {})
+        entry[report.when] = report.outcome
+        if report.failed and "crash" not in entry:
+            crash = getattr(report.longrepr, "reprcrash", None)
+            entry["crash"] = crash.message if crash is not None else str(report.longrepr)[-400:]
+            entry["trace"] = str(report.longrepr)[-4000:]
+
+
+def _exc_type_of(message):
+    head = message.split(":", 1)[0].strip().split()
+    return head[-1] if head and head[-1].isidentifier() else "Error"
+
+
+def _run_pytest(job, record):
+    """GitChameleon 2.0 style: a pytest module imports the program from `<module>.py`."""
+    try:
+        compile(job["program"], job["module"] + ".py", "exec")
+    except SyntaxError:
+        info = sys.exc_info()
+        record.update(status="syntax_error", exc_type=info[0].__name__, message=str(info[1]))
+        record["trace"] = _short_trace(info)
+        return
+    import pytest
+
+    collector = _Collector()
+    snapshot = _snapshot()
+    args = [
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--noconftest",
+        "--rootdir",
+        WORKDIR,
+        "--tb=short",
+        job["test_file"],
+    ]
+    try:
+        exit_code = pytest.main(args, plugins=[collector])
+    except SystemExit as exc:
+        record.update(status="failed", exc_type="SystemExit", message="exited: %r" % (exc.code,))
+        record["tampered"] = _tampered(snapshot)
+        return
+    record["tampered"] = _tampered(snapshot)
+    ran = [n for n in collector.items if collector.reports.get(n, {}).get("call") == "passed"]
+    failed = [
+        (n, r) for n, r in collector.reports.items() if "failed" in (r.get("setup"), r.get("call"), r.get("teardown"))
+    ]
+    unmarked_skips = [
+        n
+        for n in collector.items
+        if n not in collector.marked_skip and collector.reports.get(n, {}).get("call") != "passed"
+    ]
+    record["tests"] = {
+        "collected": len(collector.items),
+        "passed": len(ran),
+        "failed": len(failed),
+        "skipped_by_marker": len(collector.marked_skip),
+        "exit_code": int(exit_code),
+    }
+    if collector.collect_errors:
+        message = collector.collect_errors[0]
+        last = [line for line in message.splitlines() if line.startswith("E ")]
+        crash = last[-1][1:].strip() if last else message.splitlines()[-1]
+        record.update(status="failed", exc_type=_exc_type_of(crash), message=crash[:2000], trace=message)
+    elif failed:
+        nodeid, rep = failed[0]
+        crash = rep.get("crash", "")
+        record.update(
+            status="failed",
+            exc_type=_exc_type_of(crash),
+            message=("%s: %s" % (nodeid, crash))[:2000],
+            trace=rep.get("trace", ""),
+        )
+    elif not collector.items:
+        record.update(status="failed", exc_type="NoTests", message="no test was collected")
+    elif unmarked_skips:
+        record.update(
+            status="failed",
+            exc_type="Skipped",
+            message="test did not run to completion: %s" % unmarked_skips[0],
+        )
+    elif not ran:
+        record.update(status="failed", exc_type="NoTests", message="no test ran")
+    elif int(exit_code) != 0:
+        record.update(status="failed", exc_type="PytestExit", message="pytest exit code %d" % exit_code)
+    else:
+        record["status"] = "passed"
+
+
+# --------------------------------------------------------------------------- main
+
+
+def _probe(job, record):
+    record["status"] = "passed"
+    record["uid"] = os.getuid()
+    record["pid"] = os.getpid()
+    record["root_writable"] = _probe_writable("/")
+    try:
+        import socket
+
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.settimeout(0.5)
+        record["network"] = sock.connect_ex(("127.0.0.1", 9)) not in (101, 113)  # ENETUNREACH
+        sock.close()
+    except OSError:
+        record["network"] = False
+
+
+def _emit(fd, nonce, record, write, exit_now, code, streams=()):
+    for stream in streams + (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    record["nonce"] = nonce
+    data = (json.dumps(record) + "\n").encode("utf-8")
+    if len(data) > 60000:  # stay within one pipe buffer
+        record["trace"] = record.get("trace", "")[-2000:]
+        record["tampered"] = record.get("tampered", [])[:20]
+        data = (json.dumps(record)[:60000] + "\n").encode("utf-8")
+    view = memoryview(data)
+    while view:
+        n = write(fd, view)
+        view = view[n:]
+    exit_now(code)
+
+
+def main():
+    job = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+    nonce = job.pop("nonce")
+    proof_fd = int(job["proof_fd"])
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    # Bound before untrusted code runs, so a program that patches os cannot reroute the proof.
+    write, exit_now, started = os.write, os._exit, time.time()
+    streams = (sys.stdout, sys.stderr)
+    record = {"status": "harness_error"}
+    iso = job.get("isolation", {})
+    try:
+        _enter_namespaces(iso)
+        if iso.get("pid"):
+            child = os.fork()
+            if child:
+                os.close(proof_fd)
+                while True:
+                    _, status = os.waitpid(child, 0)
+                    if os.WIFEXITED(status):
+                        exit_now(os.WEXITSTATUS(status))
+                    if os.WIFSIGNALED(status):
+                        exit_now(128 + os.WTERMSIG(status))
+        if iso.get("mount"):
+            _build_root(
+                job.get("keep", ()),
+                int(job["limits"].get("tmpfs_bytes", 256 << 20)),
+                with_proc=bool(iso.get("pid")),
+            )
+        if os.getsid(0) != os.getpid():
+            os.setsid()
+        _lay_out_files(job["files"])
+        _set_limits(job.get("limits", {}))
+        if iso.get("uid") is not None:
+            _drop_privileges(int(iso["uid"]), int(iso["gid"]))
+        _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        if iso.get("pid"):
+            _libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)
+        sys.path.insert(0, WORKDIR)
+        sys.dont_write_bytecode = True
+    except Exception:
+        record["message"] = "sandbox setup failed: %s" % (sys.exc_info()[1],)
+        record["trace"] = traceback.format_exc()[-4000:]
+        _emit(proof_fd, nonce, record, write, exit_now, 3)
+    mode = job["mode"]
+    runner = {"script": _run_script, "pytest": _run_pytest, "probe": _probe}[mode]
+    try:
+        runner(job, record)
+    except BaseException:
+        info = sys.exc_info()
+        record.update(status="failed", exc_type=info[0].__name__, message=str(info[1])[:2000])
+        record["trace"] = _short_trace(info)
+    if record.get("tampered"):
+        record.update(
+            status="failed",
+            exc_type="HarnessTampering",
+            message="the program replaced harness objects: %s" % ", ".join(record["tampered"][:8]),
+        )
+    record["seconds"] = time.time() - started
+    _emit(proof_fd, nonce, record, write, exit_now, int(record["status"] != "passed"), streams)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,291 @@
+"""Run a program and its test with an environment's interpreter, sandboxed, and grade the proof."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+from collections.abc import Callable
+from typing import IO, Any
+
+from pinbench.problems.model import TestKind, TestSpec
+from pinbench.sandbox.isolation import Isolation, UidPool, detect
+from pinbench.sandbox.outcome import Execution, Limits, Status
+
+RUNNER = Path(__file__).with_name("_runner.py")
+_UIDS = UidPool()
+_MAX_PROOF_BYTES = 1 << 20
+_Result = Callable[..., Execution]
+
+# Only these variables reach a sandboxed program; nothing from the host's environment does.
+_THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")
+
+
+def sandbox_environ(python: Path) -> dict[str, str]:
+    env = {
+        "PATH": f"{python.parent}:/usr/local/bin:/usr/bin:/bin",
+        "HOME": "/tmp/pinbench-work",
+        "TMPDIR": "/tmp",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "MPLBACKEND": "Agg",
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+        "NO_COLOR": "1",
+    }
+    env.update(dict.fromkeys(_THREAD_VARS, "1"))
+    return env
+
+
+def execute(
+    python: Path,
+    program: str,
+    test: TestSpec,
+    limits: Limits | None = None,
+    isolation: Isolation | None = None,
+) -> Execution:
+    """Run `program` with `test` under `python`; the outcome is graded from the proof record."""
+    limits = limits or Limits()
+    isolation = isolation or detect()
+    if test.kind is TestKind.PYTEST:
+        module = test.module or "solution"
+        job: dict[str, Any] = {
+            "mode": "pytest",
+            "program": program,
+            "module": module,
+            "test_file": f"test_{module}.py",
+            "files": {f"{module}.py": program, f"test_{module}.py": test.code},
+        }
+    else:
+        job = {"mode": "script", "program": program, "test": test.code, "files": {}}
+    return _run_job(python, job, limits, isolation)
+
+
+def probe(python: Path, isolation: Isolation) -> tuple[bool, str]:
+    """Run the runner's probe under `isolation`; True when it proved its protections hold."""
+    result = _run_job(python, {"mode": "probe", "files": {}}, Limits(wall_seconds=20), isolation)
+    record = result.tests
+    if result.status is not Status.PASSED:
+        return False, (result.message or result.stderr.strip()[-300:] or result.status.value)
+    if isolation.net and record.get("network", 1):
+        return False, "network still reachable"
+    if isolation.mount and record.get("root_writable", 1):
+        return False, "root filesystem still writable"
+    return True, ""
+
+
+def _run_job(python: Path, job: dict[str, Any], limits: Limits, isolation: Isolation) -> Execution:
+    if not python.exists():
+        return Execution(
+            status=Status.ENVIRONMENT_ERROR,
+            message=f"interpreter {python} does not exist",
+            isolation=isolation.level,
+            limits=limits,
+        )
+    job["keep"] = _visible_paths(python)
+    job["limits"] = {
+        "address_space": limits.address_space_bytes,
+        "cpu_seconds": limits.cpu_seconds,
+        "processes": limits.processes,
+        "file_size": limits.file_size_bytes,
+        "open_files": limits.open_files,
+        "tmpfs_bytes": limits.tmpfs_bytes,
+    }
+    if isolation.drop_uid:
+        with _UIDS.lease() as uid:
+            return _spawn(python, job, limits, isolation, uid)
+    return _spawn(python, job, limits, isolation, None)
+
+
+def _visible_paths(python: Path) -> list[str]:
+    """The directories the sandbox must see: the environment and its base interpreter."""
+    env_prefix = python.absolute().parent.parent
+    base_prefix = python.resolve().parent.parent
+    return sorted({str(env_prefix), str(base_prefix)})
+
+
+def _spawn(
+    python: Path, job: dict[str, Any], limits: Limits, isolation: Isolation, uid: int | None
+) -> Execution:
+    nonce = secrets.token_hex(16)
+    read_end, write_end = os.pipe()
+    job.update(nonce=nonce, proof_fd=write_end, isolation=isolation.job_flags(uid))
+    proof = bytearray()
+    reader = threading.Thread(target=_drain, args=(read_end, proof), daemon=True)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.monotonic()
+        try:
+            proc = subprocess.Popen(
+                [str(python), "-I", "-B", str(RUNNER)],
+                stdin=subprocess.PIPE,
+                stdout=out,
+                stderr=err,
+                env=sandbox_environ(python),
+                cwd="/",
+                start_new_session=True,
+                pass_fds=(write_end,),
+            )
+        except OSError as exc:
+            os.close(read_end)
+            os.close(write_end)
+            return Execution(
+                status=Status.ENVIRONMENT_ERROR,
+                message=f"cannot start {python}: {exc}",
+                isolation=isolation.level,
+                limits=limits,
+            )
+        os.close(write_end)
+        reader.start()
+        timed_out = _feed_and_wait(proc, json.dumps(job).encode(), limits.wall_seconds)
+        seconds = time.monotonic() - started
+        _kill_group(proc.pid)
+        reader.join(timeout=5)
+        stdout, out_full = _read_capped(out, limits)
+        stderr, err_full = _read_capped(err, limits)
+    return _grade(
+        proof=bytes(proof),
+        nonce=nonce,
+        returncode=proc.returncode,
+        timed_out=timed_out,
+        output_exceeded=out_full or err_full,
+        base=Execution(
+            status=Status.HARNESS_ERROR,
+            stdout=stdout,
+            stderr=stderr,
+            exit_code=proc.returncode,
+            seconds=seconds,
+            isolation=isolation.level,
+            limits=limits,
+        ),
+    )
+
+
+def _feed_and_wait(proc: subprocess.Popen[bytes], payload: bytes, wall: float) -> bool:
+    """Send the job, wait for the deadline; True when the deadline killed the process group."""
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write(payload)
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass
+    try:
+        proc.wait(timeout=wall)
+        return False
+    except subprocess.TimeoutExpired:
+        _kill_group(proc.pid)
+        proc.wait()
+        return True
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _drain(fd: int, sink: bytearray) -> None:
+    """Read the proof pipe to EOF so a program flooding it cannot block the runner's record."""
+    with os.fdopen(fd, "rb", buffering=0) as pipe:
+        while chunk := pipe.read(65536):
+            if len(sink) < _MAX_PROOF_BYTES:
+                sink.extend(chunk[: _MAX_PROOF_BYTES - len(sink)])
+
+
+def _read_capped(fh: IO[bytes], limits: Limits) -> tuple[str, bool]:
+    size = fh.seek(0, os.SEEK_END)
+    fh.seek(0)
+    data = fh.read(limits.output_bytes)
+    text = data.decode("utf-8", errors="replace")
+    if size > limits.output_bytes:
+        text += f"\n[... {size - limits.output_bytes} more bytes not kept]"
+    return text, size >= limits.file_size_bytes
+
+
+def _grade(
+    *,
+    proof: bytes,
+    nonce: str,
+    returncode: int,
+    timed_out: bool,
+    output_exceeded: bool,
+    base: Execution,
+) -> Execution:
+    """Trust only a single well-formed record carrying this run's nonce."""
+
+    def result(status: Status, **fields: Any) -> Execution:
+        return base.model_copy(update={"status": status, **fields})
+
+    if timed_out:
+        return result(Status.TIMEOUT, message=f"wall deadline of {base.limits.wall_seconds:g}s")
+    lines = [line for line in proof.split(b"\n") if line.strip()]
+    records = []
+    for line in lines:
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            records.append(None)
+    genuine = [r for r in records if isinstance(r, dict) and r.get("nonce") == nonce]
+    if len(lines) > 1 or (records and not genuine):
+        return result(
+            Status.FAILED,
+            exc_type="ProofForgery",
+            message="something other than the runner wrote to the proof channel",
+        )
+    if output_exceeded:
+        return result(Status.RESOURCE_LIMIT, message="output or file size limit exceeded")
+    if not genuine:
+        return _without_record(returncode, result)
+    return _from_record(genuine[0], returncode, result)
+
+
+def _without_record(returncode: int, result: _Result) -> Execution:
+    """The runner never reached its proof: the program ended the process, or a limit did."""
+    limit_signals = {
+        128 + signal.SIGXCPU: "CPU time limit exceeded",
+        128 + signal.SIGXFSZ: "file size limit exceeded",
+        -signal.SIGXCPU: "CPU time limit exceeded",
+        -signal.SIGXFSZ: "file size limit exceeded",
+    }
+    if returncode in limit_signals:
+        return result(Status.RESOURCE_LIMIT, message=limit_signals[returncode])
+    return result(
+        Status.FAILED,
+        exc_type="NoProof",
+        message=f"process ended (exit status {returncode}) before the tests completed",
+    )
+
+
+def _from_record(record: dict[str, Any], returncode: int, result: _Result) -> Execution:
+    status = str(record.get("status", "harness_error"))
+    exc_type = record.get("exc_type")
+    message = str(record.get("message", ""))
+    fields = {
+        "exc_type": exc_type,
+        "message": message,
+        "trace": str(record.get("trace", "")),
+        "tests": {k: v for k, v in _tests_of(record).items()},
+    }
+    if status == "passed":
+        if returncode != 0:
+            return result(Status.FAILED, exc_type="NoProof", message="runner did not exit cleanly")
+        return result(Status.PASSED, **fields)
+    if exc_type == "MemoryError" or (exc_type == "OSError" and "[Errno 27]" in message):
+        return result(Status.RESOURCE_LIMIT, **fields)
+    try:
+        return result(Status(status), **fields)
+    except ValueError:
+        return result(Status.HARNESS_ERROR, **fields)
+
+
+def _tests_of(record: dict[str, Any]) -> dict[str, int]:
+    tests = dict(record.get("tests") or {})
+    for key in ("network", "root_writable", "uid"):  # probe facts travel in the same field
+        if key in record:
+            tests[key] = int(record[key])
+    return {k: int(v) for k, v in tests.items() if isinstance(v, (int, bool))}

@@ -1,0 +1,120 @@
+"""What isolation this machine allows, detected once at start by probing the real runner."""
+
+from __future__ import annotations
+
+import fcntl
+import functools
+import os
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """Which protections an execution gets. `level` is recorded with every result."""
+
+    level: str  # "full" (root), "userns" (unprivileged namespaces) or "none" (rlimits only)
+    net: bool = False
+    mount: bool = False
+    pid: bool = False
+    userns: bool = False
+    drop_uid: bool = False
+    notes: tuple[str, ...] = field(default=())
+
+    def job_flags(self, uid: int | None) -> dict[str, object]:
+        flags: dict[str, object] = {
+            "net": self.net,
+            "mount": self.mount,
+            "pid": self.pid,
+            "userns": self.userns,
+        }
+        if self.drop_uid and uid is not None:
+            flags.update(uid=uid, gid=uid)
+        return flags
+
+
+FULL = Isolation("full", net=True, mount=True, pid=True, drop_uid=True)
+USERNS = Isolation("userns", net=True, mount=True, pid=True, userns=True)
+NONE = Isolation("none", notes=("no namespaces: network, filesystem and processes are NOT isolated",))
+
+
+@functools.cache
+def detect() -> Isolation:
+    """The strongest isolation whose probe run proves no network and a read-only root."""
+    from pinbench.sandbox.executor import probe  # the probe runs the real runner
+
+    candidates = [FULL, USERNS] if os.geteuid() == 0 else [USERNS]
+    forced = os.environ.get("PINBENCH_ISOLATION")
+    if forced:
+        candidates = [c for c in (FULL, USERNS, NONE) if c.level == forced]
+        if not candidates:
+            raise ValueError(f"PINBENCH_ISOLATION={forced!r}: expected full, userns or none")
+    reasons = []
+    for candidate in candidates:
+        ok, why = probe(Path(sys.executable), candidate)
+        if ok:
+            return candidate
+        reasons.append(f"{candidate.level}: {why}")
+    if candidates and candidates[-1] is NONE:
+        return NONE
+    degraded = Isolation("none", notes=(*NONE.notes, *reasons))
+    warn(degraded)
+    return degraded
+
+
+def warn(isolation: Isolation) -> None:
+    """Say loudly, once, that executions are not isolated."""
+    console = Console(stderr=True)
+    console.print(
+        "[bold red]WARNING: pinbench could not isolate executions on this machine[/] "
+        "(generated code will run without network/filesystem isolation):"
+    )
+    for note in isolation.notes:
+        console.print(f"  - {note}")
+
+
+class UidPool:
+    """Hands each concurrent execution its own unprivileged uid, across processes too.
+
+    Its own uid makes RLIMIT_NPROC per execution and lets no execution signal another.
+    """
+
+    def __init__(self, base: int = 61000, size: int = 512) -> None:
+        self._base, self._size = base, size
+        self._lock = threading.Lock()
+        self._held: set[int] = set()
+        self._dir = Path(tempfile.gettempdir()) / "pinbench-uids"
+
+    @contextmanager
+    def lease(self) -> Iterator[int]:
+        self._dir.mkdir(mode=0o700, exist_ok=True)
+        uid, fd = self._acquire()
+        try:
+            yield uid
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+            with self._lock:
+                self._held.discard(uid)
+
+    def _acquire(self) -> tuple[int, int]:
+        with self._lock:
+            for uid in range(self._base, self._base + self._size):
+                if uid in self._held:
+                    continue
+                fd = os.open(self._dir / f"{uid}.lock", os.O_CREAT | os.O_RDWR, 0o600)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    os.close(fd)
+                    continue
+                self._held.add(uid)
+                return uid, fd
+        raise RuntimeError("no free sandbox uid (too many concurrent executions)")

@@ -1,0 +1,59 @@
+"""The outcome of one sandboxed execution, and how it is told apart from the harness's own faults."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Status(StrEnum):
+    PASSED = "passed"
+    FAILED = "failed"  # the program (or its test) failed: a model failure
+    TIMEOUT = "timeout"
+    RESOURCE_LIMIT = "resource_limit"  # memory, CPU time, processes, file size or output
+    SYNTAX_ERROR = "syntax_error"
+    ENVIRONMENT_ERROR = "environment_error"  # infrastructure: env could not be built or used
+    HARNESS_ERROR = "harness_error"  # infrastructure: the sandbox itself failed
+
+    @property
+    def is_infrastructure(self) -> bool:
+        """Infrastructure outcomes are reported apart and never scored as model failures."""
+        return self in (Status.ENVIRONMENT_ERROR, Status.HARNESS_ERROR)
+
+
+class Limits(BaseModel):
+    """Resource limits applied to every execution; recorded with each result."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    wall_seconds: float = 60.0
+    cpu_seconds: int = 60
+    address_space_bytes: int = 4 << 30
+    processes: int = 64
+    file_size_bytes: int = 64 << 20
+    output_bytes: int = 1 << 20
+    open_files: int = 256
+    tmpfs_bytes: int = 256 << 20
+
+
+class Execution(BaseModel):
+    """What one run of program + test produced, as graded from the runner's proof record."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    status: Status
+    exc_type: str | None = None
+    message: str = ""
+    trace: str = ""
+    stdout: str = ""
+    stderr: str = ""
+    exit_code: int | None = None
+    seconds: float = 0.0
+    tests: dict[str, int] = Field(default_factory=dict)
+    isolation: str = ""
+    limits: Limits = Field(default_factory=Limits)
+
+    @property
+    def passed(self) -> bool:
+        return self.status is Status.PASSED
