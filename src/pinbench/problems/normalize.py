@@ -16,9 +16,10 @@ from pinbench.problems.model import ChangeCategory, ChangeType
 #   (np.round_ -> np.round, nltk.usage -> help), so it is a name change;
 # - "other library", "No new feature" and "new func/method/class" all mean the task hinges on a
 #   feature (or a dependency standing in for it) being present or absent;
-# - "breaking change" says nothing about which kind, so it stays unknown.
+# - "breaking change": in both GitChameleon releases every such row moves or renames an API
+#   (geopy timezone -> reverse_timezone, sympy npartitions -> partition), so it is a name change.
 _CHANGE_RULES: tuple[tuple[re.Pattern[str], ChangeCategory], ...] = (
-    (re.compile(r"\bname change|renam"), ChangeCategory.NAME),
+    (re.compile(r"\bname change|renam|breaking"), ChangeCategory.NAME),
     (re.compile(r"argu?e?ment|param|attribute|\bargs?\b|keyword|kwarg"), ChangeCategory.ARGUMENT),
     (
         re.compile(r"\bname\b|func\w* name|method name|deprecat|removed|removal"),
@@ -30,6 +31,14 @@ _CHANGE_RULES: tuple[tuple[re.Pattern[str], ChangeCategory], ...] = (
         ChangeCategory.FEATURE,
     ),
 )
+
+
+_NONE_WORDS = frozenset({"", "nan", "none", "null", "n/a", "-"})
+
+
+def is_blank(raw: str | None) -> bool:
+    """Whether a free-text cell means 'no value' (empty, or how pandas and people spell it)."""
+    return (raw or "").strip().lower() in _NONE_WORDS
 
 
 def normalize_change(raw: str | None) -> ChangeType:
@@ -50,7 +59,7 @@ def normalize_release_date(raw: str | None) -> str | None:
     rejected (a year alone cannot pin a month).
     """
     text = (raw or "").strip()
-    if not text or text.lower() in {"nan", "none", "null", "n/a", "-"}:
+    if is_blank(text):
         return None
     if m := re.fullmatch(r"(\d{4})[-/.](\d{1,2})(?:[-/.](\d{1,2}))?(?:[T ].*)?", text):
         return _year_month(int(m[1]), int(m[2]))
@@ -81,7 +90,6 @@ def _year_month(year: int, month: int) -> str | None:
     return None
 
 
-_NONE_WORDS = frozenset({"", "nan", "none", "null", "n/a", "-"})
 _OPERATOR = re.compile(r"(===|==|!=|~=|<=|>=|<|>)")
 
 

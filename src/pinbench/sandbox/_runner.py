@@ -112,22 +112,31 @@ def _build_root(keep, tmpfs_bytes, with_proc):
     import platform
 
     _mount("none", "/", None, MS_REC | MS_PRIVATE, None)
-    _mount("tmpfs", NEWROOT, "tmpfs", MS_NOSUID | MS_NODEV, "size=%d,mode=0755" % (16 << 20))
-    new = NEWROOT
+    # Hold every source open first: the new root's tmpfs may hide them (e.g. envs under /tmp).
+    sources = []
     for path in SYSTEM_DIRS + tuple(keep):
         if os.path.islink(path) and path in SYSTEM_DIRS:
-            os.symlink(os.readlink(path), new + path)
+            sources.append((path, os.readlink(path), None))
         elif os.path.isdir(path):
-            _bind_ro(path, new + os.path.realpath(path))
-    os.makedirs(new + "/dev")
+            sources.append((os.path.realpath(path), None, os.open(path, os.O_PATH | os.O_DIRECTORY)))
+    _mount("tmpfs", NEWROOT, "tmpfs", MS_NOSUID | MS_NODEV, "size=%d,mode=0755" % (16 << 20))
+    new = NEWROOT
+    for scratch in ("/tmp", "/var/tmp", "/dev/shm"):  # before the binds: an env may live in /tmp
+        _tmpfs(new + scratch, tmpfs_bytes)
+    for path, link, fd in sources:
+        if link is not None:
+            os.symlink(link, new + path)
+        else:
+            _bind_ro("/proc/self/fd/%d" % fd, new + path)
+            os.close(fd)
+    if not os.path.isdir(new + "/dev"):
+        os.makedirs(new + "/dev")
     for dev in DEVICES:
         if os.path.exists("/dev/" + dev):
             _bind_ro("/dev/" + dev, new + "/dev/" + dev, is_dir=False)
     for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
                          ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
         os.symlink(target, new + "/dev/" + name)
-    for scratch in ("/tmp", "/var/tmp", "/dev/shm"):
-        _tmpfs(new + scratch, tmpfs_bytes)
     os.makedirs(new + "/proc")
     if with_proc:
         _mount("proc", new + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)

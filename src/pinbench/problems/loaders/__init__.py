@@ -6,6 +6,7 @@ from pathlib import Path
 
 from pinbench.problems.loaders import gitchameleon1, gitchameleon2, native
 from pinbench.problems.loaders.base import DatasetError, Loader, LoadIssue, LoadResult
+from pinbench.problems.model import Problem
 
 LOADERS: dict[str, Loader] = {
     native.name: native,
@@ -34,15 +35,35 @@ def load_dataset(path: Path, fmt: str | None = None, *, strict: bool = False) ->
         raise DatasetError(f"unknown format {name!r} (formats: {', '.join(LOADERS)})")
     if not path.exists():
         raise DatasetError(f"{path}: no such file or directory")
-    result = loader.load(path)
+    result = _drop_duplicates(loader.load(path), path)
     if strict and result.issues:
         raise DatasetError("\n".join(str(issue) for issue in result.issues))
-    seen: set[str] = set()
-    for problem in result.problems:
-        if problem.id in seen:
-            raise DatasetError(f"{problem.origin}: duplicate problem id {problem.id!r}")
-        seen.add(problem.id)
     return result
+
+
+def _drop_duplicates(result: LoadResult, path: Path) -> LoadResult:
+    """Keep the first problem of each id; every later one becomes an issue where it was read."""
+    first: dict[str, Problem] = {}
+    kept: list[Problem] = []
+    issues = list(result.issues)
+    for problem in result.problems:
+        earlier = first.get(problem.id)
+        if earlier is None:
+            first[problem.id] = problem
+            kept.append(problem)
+            continue
+        where, line = _location(problem.origin, path)
+        reason = f"duplicate problem id {problem.id!r} (first at {earlier.origin}); row dropped"
+        issues.append(LoadIssue(where, line, reason))
+    return LoadResult(problems=kept, issues=issues)
+
+
+def _location(origin: str, fallback: Path) -> tuple[Path, int]:
+    """The (file, line) of a 'file:line' origin; the dataset path, line 0, when it has none."""
+    where, _, line = origin.rpartition(":")
+    if where and line.isdigit():
+        return Path(where), int(line)
+    return fallback, 0
 
 
 __all__ = ["LOADERS", "DatasetError", "LoadIssue", "LoadResult", "detect_format", "load_dataset"]

@@ -1,0 +1,250 @@
+"""The `pinbench` command line: parses, calls the library, prints. No logic of its own."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from pydantic import BaseModel
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from pinbench import __version__
+from pinbench.envs import builder
+from pinbench.problems.loaders import LOADERS, DatasetError, LoadResult, load_dataset
+from pinbench.problems.model import EnvSpec, env_spec_for
+from pinbench.sandbox.isolation import detect
+from pinbench.sandbox.outcome import Limits
+from pinbench.validate import ProblemReport, Verdict, environment_count, validate, write_json
+
+app = typer.Typer(
+    help="pinbench: evaluate code models on pinned library versions by executing their code.",
+    no_args_is_help=True,
+    rich_markup_mode="markdown",
+)
+envs_app = typer.Typer(help="Build, list, locate and garbage-collect pinned environments.")
+app.add_typer(envs_app, name="envs")
+console = Console()
+err = Console(stderr=True)
+
+FormatOpt = Annotated[
+    str | None, typer.Option("--format", help=f"Dataset format ({', '.join(LOADERS)}); default: detect.")
+]
+StrictOpt = Annotated[bool, typer.Option("--strict", help="Fail on the first malformed row.")]
+
+
+class ValidationRun(BaseModel):
+    """The `--json` document of `pinbench validate` (schema: docs/validate-json.md)."""
+
+    schema_version: int = 1
+    pinbench_version: str = __version__
+    dataset: str
+    format: str | None
+    isolation: str
+    started_at: str
+    seconds: float
+    summary: dict[str, int]
+    load_issues: list[str]
+    problems: list[ProblemReport]
+
+
+def _load(dataset: Path, fmt: str | None, strict: bool) -> LoadResult:
+    try:
+        result = load_dataset(dataset, fmt, strict=strict)
+    except DatasetError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from exc
+    for issue in result.issues:
+        err.print(f"[yellow]skipped[/] {issue}")
+    return result
+
+
+@app.command("validate")
+def validate_cmd(
+    dataset: Annotated[Path, typer.Argument(help="Dataset file or directory.")],
+    fmt: FormatOpt = None,
+    strict: StrictOpt = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Parallel builds and executions.")] = 2,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write per-problem outcomes.")] = None,
+    timeout: Annotated[float, typer.Option(help="Wall seconds per execution.")] = 60.0,
+    only: Annotated[
+        list[str] | None, typer.Option("--only", help="Validate only these problem ids.")
+    ] = None,
+) -> None:
+    """Prove every problem sound: starter compiles, pins import, reference passes its tests.
+
+    Examples:
+
+        pinbench validate data/sample/problems.jsonl
+
+        pinbench validate GitChameleon/dataset --jobs 4 --json out/validate.json
+
+        pinbench validate gitchameleon.csv --format gitchameleon1 --strict
+    """
+    started = time.monotonic()
+    started_at = datetime.now(UTC).isoformat(timespec="seconds")
+    loaded = _load(dataset, fmt, strict)
+    problems = [p for p in loaded.problems if not only or p.id in only]
+    if not problems:
+        err.print("[red]error:[/] no problem to validate")
+        raise typer.Exit(2)
+    isolation = detect()
+    err.print(
+        f"validating {len(problems)} problems in {environment_count(problems)} environments "
+        f"(isolation: {isolation.level}, jobs: {jobs})"
+    )
+    limits = Limits(wall_seconds=timeout, cpu_seconds=max(1, int(timeout)))
+    with _progress() as progress:
+        envs_task = progress.add_task("environments", total=environment_count(problems))
+        probs_task = progress.add_task("problems", total=len(problems))
+
+        def on_progress(event: str, _report: ProblemReport | None) -> None:
+            progress.advance(envs_task if event == "built" else probs_task)
+
+        reports = validate(problems, jobs=jobs, limits=limits, on_progress=on_progress)
+    _print_reports(reports)
+    summary = {v.value: sum(r.verdict is v for r in reports) for v in Verdict}
+    summary["problems"] = len(reports)
+    if json_out:
+        write_json(
+            json_out,
+            ValidationRun(
+                dataset=str(dataset),
+                format=fmt,
+                isolation=isolation.level,
+                started_at=started_at,
+                seconds=round(time.monotonic() - started, 3),
+                summary=summary,
+                load_issues=[str(i) for i in loaded.issues],
+                problems=reports,
+            ),
+        )
+    console.print(
+        f"{summary['sound']}/{len(reports)} sound, {summary['unsound']} unsound, "
+        f"{summary['unverified']} unverified (infrastructure) "
+        f"in {time.monotonic() - started:.1f}s"
+    )
+    if summary["sound"] != len(reports):
+        raise typer.Exit(1)
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("{task.description:>12}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    )
+
+
+_STYLE = {Verdict.SOUND: "green", Verdict.UNSOUND: "red", Verdict.UNVERIFIED: "yellow"}
+
+
+def _print_reports(reports: list[ProblemReport]) -> None:
+    table = Table(title="validation", show_lines=False)
+    for column in ("problem", "pin", "python", "verdict", "detail"):
+        table.add_column(column, overflow="fold")
+    for report in reports:
+        details = [f"{name}: {report.checks[name].detail}" for name in report.failing]
+        if report.substitution:
+            details.append(report.substitution)
+        table.add_row(
+            report.id,
+            f"{report.library}=={report.version}",
+            report.python or "-",
+            f"[{_STYLE[report.verdict]}]{report.verdict.value}[/]",
+            "; ".join(details)[:300],
+        )
+    console.print(table)
+
+
+# ----------------------------------------------------------------------------------- envs
+
+
+@envs_app.command("build")
+def envs_build(
+    dataset: Annotated[Path | None, typer.Argument(help="Build every environment of a dataset.")] = None,
+    pin: Annotated[list[str] | None, typer.Option("--pin", help="A pin, e.g. numpy==1.21.6.")] = None,
+    python: Annotated[str | None, typer.Option(help="Interpreter version, e.g. 3.9.")] = None,
+    fmt: FormatOpt = None,
+) -> None:
+    """Build environments (each once; rebuilt only when its spec changes).
+
+    Examples:
+
+        pinbench envs build data/sample/problems.jsonl
+
+        pinbench envs build --pin numpy==1.21.6 --python 3.9
+    """
+    specs: list[EnvSpec] = []
+    if dataset is not None:
+        specs += list(dict.fromkeys(env_spec_for(p) for p in _load(dataset, fmt, False).problems))
+    if pin:
+        specs.append(EnvSpec(python=python, pins=tuple(pin)))
+    if not specs:
+        err.print("[red]error:[/] give a dataset or --pin")
+        raise typer.Exit(2)
+    failed = 0
+    for spec in specs:
+        started = time.monotonic()
+        try:
+            env = builder.ensure(spec)
+        except builder.EnvError as exc:
+            failed += 1
+            log = f" (log: {exc.log})" if exc.log else ""
+            err.print(f"[red]failed[/] {' '.join(spec.pins)}: {exc}{log}")
+            continue
+        state = "reused" if env.reused else "built"
+        note = f" [yellow]{env.resolution.substitution}[/]" if env.resolution.substitution else ""
+        console.print(
+            f"{state} {env.key} python {env.resolution.interpreter.minor} "
+            f"{' '.join(spec.pins)} in {time.monotonic() - started:.2f}s{note}"
+        )
+    if failed:
+        raise typer.Exit(1)
+
+
+@envs_app.command("list")
+def envs_list() -> None:
+    """List built environments."""
+    table = Table()
+    for column in ("key", "python", "pins", "as of", "last used"):
+        table.add_column(column, overflow="fold")
+    for row in builder.list_envs():
+        used = datetime.fromtimestamp(float(str(row["last_used"])), UTC).strftime("%Y-%m-%d %H:%M")
+        pins = row.get("pins")
+        table.add_row(
+            str(row["key"]),
+            str(row.get("python_version")),
+            " ".join(map(str, pins)) if isinstance(pins, list) else "",
+            str(row.get("as_of") or "-"),
+            used,
+        )
+    console.print(table)
+
+
+@envs_app.command("path")
+def envs_path(key: Annotated[str, typer.Argument(help="An environment key or its prefix.")]) -> None:
+    """Print the directory of an environment."""
+    try:
+        console.print(str(builder.find(key)), soft_wrap=True)
+    except builder.EnvError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(1) from exc
+
+
+@envs_app.command("gc")
+def envs_gc(
+    older_than: Annotated[
+        float | None, typer.Option(help="Only environments unused for this many days.")
+    ] = None,
+) -> None:
+    """Remove environments (all, or those unused for --older-than days) and build leftovers."""
+    removed = builder.gc(older_than)
+    console.print(f"removed {len(removed)} directories")

@@ -1,0 +1,306 @@
+"""Content-addressed environments built with uv: same spec, same key, same directory.
+
+Key = hash of (interpreter implementation and exact version, every pin, extras, as-of date,
+platform). Builds happen in a scratch directory renamed into place only on success, under a
+per-key file lock, so concurrent builders wait and a failed build leaves only its log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sysconfig
+import time
+from dataclasses import dataclass
+from datetime import date
+from functools import cache
+from pathlib import Path
+
+from filelock import FileLock
+
+from pinbench.envs import index
+from pinbench.envs.interpreters import Interpreter, uv_binary, discover
+from pinbench.paths import envs_dir, uv_cache_dir
+from pinbench.problems.model import EnvSpec
+
+BUILDER_VERSION = 1
+MANIFEST = "pinbench-env.json"
+BASE_PACKAGES = ("setuptools",)  # period-correct pkg_resources for old packages that import it
+
+
+class EnvError(Exception):
+    """An environment could not be provided; an *environment* outcome, never a model failure."""
+
+    def __init__(self, message: str, log: Path | None = None) -> None:
+        super().__init__(message)
+        self.log = log
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The interpreter and as-of date chosen for a spec, and why, before any build."""
+
+    spec: EnvSpec
+    interpreter: Interpreter
+    as_of: date | None
+    substitution: str | None  # set when the interpreter is not the one requested
+
+    @property
+    def key(self) -> str:
+        payload = {
+            "builder": BUILDER_VERSION,
+            "implementation": self.interpreter.implementation,
+            "python": ".".join(map(str, self.interpreter.version)),
+            "pins": sorted(self.spec.pins, key=str.lower),
+            "extras": sorted({*self.spec.extras, *BASE_PACKAGES}),
+            "as_of": self.as_of.isoformat() if self.as_of else None,
+            "platform": sysconfig.get_platform(),
+        }
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        return digest[:20]
+
+
+@dataclass(frozen=True)
+class Environment:
+    key: str
+    path: Path
+    resolution: Resolution
+    reused: bool
+
+    @property
+    def python(self) -> Path:
+        return self.path / "bin" / "python"
+
+
+@cache
+def interpreters() -> tuple[Interpreter, ...]:
+    return tuple(discover())
+
+
+def resolve(spec: EnvSpec, available: tuple[Interpreter, ...] | None = None) -> Resolution:
+    """Pick the requested interpreter, or the nearest one that has wheels for every pin."""
+    pool = [i for i in (available or interpreters()) if i.implementation == "CPython"]
+    if not pool:
+        raise EnvError("no Python interpreter found (set PINBENCH_PYTHONS to point at some)")
+    wanted = _parse_minor(spec.python) if spec.python else None
+    try:
+        fits = [i for i in pool if _installable(spec, i)]
+        offline = None
+    except index.IndexUnavailable as exc:
+        fits, offline = pool, str(exc)
+    if not fits:
+        raise EnvError(
+            f"no interpreter among {', '.join(i.minor for i in pool)} has wheels for "
+            f"{' '.join(spec.pins)}"
+        )
+    if wanted is None:
+        chosen = max(fits, key=lambda i: i.version)  # newest that can install the pins
+        substitution = None
+    else:
+        chosen = min(fits, key=lambda i: (abs(i.version[1] - wanted[1]), i.version))
+        substitution = None
+        if chosen.version[:2] != wanted:
+            have = any(i.version[:2] == wanted for i in pool)
+            why = "has no wheels for the pins" if have else "is not installed"
+            substitution = (
+                f"requested Python {spec.python} {why}; using {chosen.minor}, "
+                "the nearest interpreter that can install the pins"
+            )
+    as_of = spec.as_of
+    if as_of is None and offline is None:
+        try:
+            as_of = index.as_of_date(spec.pins, chosen.version[:2])  # type: ignore[arg-type]
+        except index.IndexUnavailable:
+            as_of = None
+    return Resolution(spec, chosen, as_of, substitution)
+
+
+def _parse_minor(text: str) -> tuple[int, int]:
+    major, minor = text.split(".")[:2]
+    return int(major), int(minor)
+
+
+def _installable(spec: EnvSpec, interp: Interpreter) -> bool:
+    minor = (interp.version[0], interp.version[1])
+    return all(index.installable_on(pin, minor) for pin in spec.pins)
+
+
+def ensure(spec: EnvSpec) -> Environment:
+    """The environment for `spec`, built now if it does not exist yet."""
+    return build(resolve(spec))
+
+
+def build(resolution: Resolution) -> Environment:
+    key = resolution.key
+    root = envs_dir()
+    final = root / key
+    root.mkdir(parents=True, exist_ok=True)
+    if (final / MANIFEST).exists():
+        _touch(final)
+        return Environment(key, final, resolution, reused=True)
+    with FileLock(str(root / f".{key}.lock")):
+        if (final / MANIFEST).exists():  # another builder finished while we waited
+            return Environment(key, final, resolution, reused=True)
+        scratch = root / f".build-{key}-{os.getpid()}"
+        shutil.rmtree(scratch, ignore_errors=True)
+        started = time.monotonic()
+        try:
+            _install(resolution, scratch)
+        except EnvError:
+            shutil.rmtree(scratch, ignore_errors=True)
+            raise
+        manifest = {
+            "key": key,
+            "python": str(resolution.interpreter.path),
+            "python_version": ".".join(map(str, resolution.interpreter.version)),
+            "requested_python": resolution.spec.python,
+            "substitution": resolution.substitution,
+            "pins": list(resolution.spec.pins),
+            "extras": sorted({*resolution.spec.extras, *BASE_PACKAGES}),
+            "as_of": resolution.as_of.isoformat() if resolution.as_of else None,
+            "built_at": time.time(),
+            "build_seconds": round(time.monotonic() - started, 3),
+        }
+        manifest["shared_bytecode_files"] = _share_bytecode(scratch)
+        (scratch / MANIFEST).write_text(json.dumps(manifest, indent=2))
+        shutil.rmtree(final, ignore_errors=True)
+        scratch.rename(final)
+    return Environment(key, final, resolution, reused=False)
+
+
+def _install(resolution: Resolution, target: Path) -> None:
+    env = {
+        **os.environ,
+        "UV_CACHE_DIR": str(uv_cache_dir()),
+        "UV_NO_CONFIG": "1",
+        "UV_PYTHON_DOWNLOADS": "never",
+        "UV_LINK_MODE": "hardlink",
+        "VIRTUAL_ENV": "",
+    }
+    uv = uv_binary()
+    python = str(resolution.interpreter.path)
+    steps = [
+        [uv, "venv", "--relocatable", "--no-project", "--python", python, str(target)],
+        [
+            uv,
+            "pip",
+            "install",
+            "--python",
+            str(target / "bin" / "python"),
+            "--compile-bytecode",
+            *(["--exclude-newer", resolution.as_of.isoformat()] if resolution.as_of else []),
+            *resolution.spec.pins,
+            *sorted({*resolution.spec.extras, *BASE_PACKAGES}),
+        ],
+    ]
+    log_lines: list[str] = []
+    for cmd in steps:
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+        log_lines += [f"$ {' '.join(cmd)}", done.stdout, done.stderr]
+        if done.returncode != 0:
+            log = _write_log(resolution.key, log_lines)
+            raise EnvError(f"{' '.join(resolution.spec.pins)}: {_uv_reason(done.stderr)}", log)
+
+
+def _share_bytecode(env: Path) -> int:
+    """Hardlink identical .pyc files across environments through a content store.
+
+    uv hardlinks package files from its cache but compiles bytecode per environment; the
+    bytecode of the same wheel under the same interpreter is byte-identical, so one copy serves
+    every environment and a second environment of the same wheels costs almost nothing.
+    """
+    store = envs_dir() / ".bytecode"
+    store.mkdir(parents=True, exist_ok=True)
+    shared = 0
+    for pyc in env.rglob("*.pyc"):
+        data = pyc.read_bytes()
+        stored = store / hashlib.sha256(data).hexdigest()
+        try:
+            if not stored.exists():
+                os.link(pyc, stored)
+            else:
+                tmp = pyc.with_suffix(".pyc.tmp")
+                os.link(stored, tmp)
+                tmp.replace(pyc)
+                shared += 1
+        except OSError:
+            continue  # another filesystem or a race: keep the private copy
+    return shared
+
+
+def _uv_reason(stderr: str) -> str:
+    """The line of uv's error output a person needs first."""
+    lines = [line.strip(" ×╰─▶│").strip() for line in stderr.splitlines() if line.strip()]
+    causes = [
+        line.removeprefix("cause:").strip()
+        for line in lines
+        if line.lower().startswith(("cause:", "because", "caused by"))
+    ]
+    errors = [line for line in lines if line.lower().startswith(("error", "failed"))]
+    picked = causes[:1] or errors[:1] or lines[-1:] or ["uv failed without a message"]
+    return picked[0][:400]
+
+
+def _write_log(key: str, lines: list[str]) -> Path:
+    log_dir = envs_dir() / "logs"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    log = log_dir / f"{key}.log"
+    log.write_text("\n".join(lines))
+    return log
+
+
+def _touch(path: Path) -> None:
+    try:
+        os.utime(path / MANIFEST)
+    except OSError:
+        pass
+
+
+def list_envs() -> list[dict[str, object]]:
+    """Manifests of the built environments, with their size and last use."""
+    rows: list[dict[str, object]] = []
+    root = envs_dir()
+    if not root.is_dir():
+        return rows
+    for manifest in sorted(root.glob(f"*/{MANIFEST}")):
+        try:
+            row: dict[str, object] = json.loads(manifest.read_text())
+        except (OSError, ValueError):
+            continue
+        row["path"] = str(manifest.parent)
+        row["last_used"] = manifest.stat().st_mtime
+        rows.append(row)
+    return rows
+
+
+def find(key_prefix: str) -> Path:
+    matches = [Path(str(r["path"])) for r in list_envs() if str(r["key"]).startswith(key_prefix)]
+    if len(matches) != 1:
+        raise EnvError(
+            f"{'no' if not matches else 'more than one'} environment matches {key_prefix!r}"
+        )
+    return matches[0]
+
+
+def gc(older_than_days: float | None = None) -> list[Path]:
+    """Remove environments unused for `older_than_days` (all when None) and leftover scratch."""
+    root = envs_dir()
+    removed: list[Path] = []
+    if not root.is_dir():
+        return removed
+    cutoff = time.time() - older_than_days * 86400 if older_than_days is not None else None
+    for row in list_envs():
+        if cutoff is None or float(str(row["last_used"])) < cutoff:
+            path = Path(str(row["path"]))
+            with FileLock(str(root / f".{path.name}.lock")):
+                shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    for scratch in root.glob(".build-*"):
+        pid = scratch.name.rsplit("-", 1)[-1]
+        if not pid.isdigit() or not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(scratch, ignore_errors=True)
+            removed.append(scratch)
+    return removed

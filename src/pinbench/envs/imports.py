@@ -1,0 +1,54 @@
+"""Which top-level modules a pinned distribution provides (scikit-learn → sklearn, pillow → PIL)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+
+def site_packages(env: Path) -> list[Path]:
+    return sorted(env.glob("lib/python*/site-packages"))
+
+
+def import_names(env: Path, pin: str) -> list[str]:
+    """Public top-level modules of the installed distribution named by `pin`, from its metadata."""
+    wanted = canonicalize_name(Requirement(pin).name)
+    for site in site_packages(env):
+        for info in site.glob("*.dist-info"):
+            if canonicalize_name(info.name.split("-", 1)[0]) != wanted:
+                continue
+            names = _from_top_level(info) or _from_record(info)
+            public = [n for n in names if not n.startswith("_")]
+            return sorted(public or names)
+    return []
+
+
+def _from_top_level(info: Path) -> list[str]:
+    try:
+        text = (info / "top_level.txt").read_text()
+    except OSError:
+        return []
+    return [line.strip().replace("/", ".") for line in text.splitlines() if line.strip()]
+
+
+def _from_record(info: Path) -> list[str]:
+    try:
+        text = (info / "RECORD").read_text()
+    except OSError:
+        return []
+    names: set[str] = set()
+    for line in text.splitlines():
+        first = line.split(",", 1)[0].split("/", 1)
+        head = first[0]
+        if head.endswith((".dist-info", ".data")) or head in ("__pycache__", "..", ""):
+            continue
+        if len(first) == 1:
+            if head.endswith(".py"):
+                names.add(head[:-3])
+            elif head.endswith(".so"):
+                names.add(head.split(".", 1)[0])
+        elif head.isidentifier():
+            names.add(head)
+    return sorted(n for n in names if n.isidentifier())
