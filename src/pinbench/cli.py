@@ -32,7 +32,8 @@ console = Console()
 err = Console(stderr=True)
 
 FormatOpt = Annotated[
-    str | None, typer.Option("--format", help=f"Dataset format ({', '.join(LOADERS)}); default: detect.")
+    str | None,
+    typer.Option("--format", help=f"Dataset format ({', '.join(LOADERS)}); default: detect."),
 ]
 StrictOpt = Annotated[bool, typer.Option("--strict", help="Fail on the first malformed row.")]
 
@@ -69,7 +70,9 @@ def validate_cmd(
     fmt: FormatOpt = None,
     strict: StrictOpt = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Parallel builds and executions.")] = 2,
-    json_out: Annotated[Path | None, typer.Option("--json", help="Write per-problem outcomes.")] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write per-problem outcomes.")
+    ] = None,
     timeout: Annotated[float, typer.Option(help="Wall seconds per execution.")] = 60.0,
     only: Annotated[
         list[str] | None, typer.Option("--only", help="Validate only these problem ids.")
@@ -169,8 +172,12 @@ def _print_reports(reports: list[ProblemReport]) -> None:
 
 @envs_app.command("build")
 def envs_build(
-    dataset: Annotated[Path | None, typer.Argument(help="Build every environment of a dataset.")] = None,
-    pin: Annotated[list[str] | None, typer.Option("--pin", help="A pin, e.g. numpy==1.21.6.")] = None,
+    dataset: Annotated[
+        Path | None, typer.Argument(help="Build every environment of a dataset.")
+    ] = None,
+    pin: Annotated[
+        list[str] | None, typer.Option("--pin", help="A pin, e.g. numpy==1.21.6.")
+    ] = None,
     python: Annotated[str | None, typer.Option(help="Interpreter version, e.g. 3.9.")] = None,
     fmt: FormatOpt = None,
 ) -> None:
@@ -230,7 +237,9 @@ def envs_list() -> None:
 
 
 @envs_app.command("path")
-def envs_path(key: Annotated[str, typer.Argument(help="An environment key or its prefix.")]) -> None:
+def envs_path(
+    key: Annotated[str, typer.Argument(help="An environment key or its prefix.")],
+) -> None:
     """Print the directory of an environment."""
     try:
         console.print(str(builder.find(key)), soft_wrap=True)

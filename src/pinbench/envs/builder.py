@@ -7,6 +7,7 @@ per-key file lock, so concurrent builders wait and a failed build leaves only it
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -22,7 +23,7 @@ from pathlib import Path
 from filelock import FileLock
 
 from pinbench.envs import index
-from pinbench.envs.interpreters import Interpreter, uv_binary, discover
+from pinbench.envs.interpreters import Interpreter, discover, uv_binary
 from pinbench.paths import envs_dir, uv_cache_dir
 from pinbench.problems.model import EnvSpec
 
@@ -112,7 +113,7 @@ def resolve(spec: EnvSpec, available: tuple[Interpreter, ...] | None = None) -> 
     as_of = spec.as_of
     if as_of is None and offline is None:
         try:
-            as_of = index.as_of_date(spec.pins, chosen.version[:2])  # type: ignore[arg-type]
+            as_of = index.as_of_date(spec.pins, (chosen.version[0], chosen.version[1]))
         except index.IndexUnavailable:
             as_of = None
     return Resolution(spec, chosen, as_of, substitution)
@@ -253,10 +254,8 @@ def _write_log(key: str, lines: list[str]) -> Path:
 
 
 def _touch(path: Path) -> None:
-    try:
+    with contextlib.suppress(OSError):
         os.utime(path / MANIFEST)
-    except OSError:
-        pass
 
 
 def list_envs() -> list[dict[str, object]]:

@@ -81,7 +81,10 @@ def project_files(name: str) -> list[DistFile]:
         tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps(payload))
         tmp.replace(cache_file)
-    return [f for f in (_parse(row) for row in payload.get("files", [])) if f is not None]
+    rows = payload.get("files", [])
+    if not isinstance(rows, list):
+        raise IndexUnavailable(f"unexpected answer from the index for {key}")
+    return [f for f in (_parse(row) for row in rows) if f is not None]
 
 
 def _fetch(key: str) -> dict[str, object]:

@@ -24,6 +24,8 @@ class ChangeCategory(StrEnum):
 class TestKind(StrEnum):
     """How a test meets the program under test."""
 
+    __test__ = False  # not a pytest class
+
     SCRIPT = "script"  # appended to the program; runs as one script (GitChameleon 1.0)
     PYTEST = "pytest"  # a pytest module importing the program saved as `module` (GitChameleon 2.0)
 
@@ -109,12 +111,14 @@ class Problem(BaseModel):
         """Every requirement of the problem: the library pin first, then the extra pins."""
         main = f"{self.library}=={self.version}"
         main_name = canonicalize_name(self.library)
-        extras = tuple(p for p in self.extra_pins if canonicalize_name(Requirement(p).name) != main_name)
+        extras = tuple(
+            p for p in self.extra_pins if canonicalize_name(Requirement(p).name) != main_name
+        )
         return (main, *extras)
 
 
 class EnvSpec(BaseModel):
-    """What an environment must contain; its hash (with the interpreter actually used) is its key."""
+    """What an environment must contain; hashed with the interpreter used, it is the env key."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -131,7 +135,8 @@ class EnvSpec(BaseModel):
 def env_spec_for(problem: Problem, as_of: date | None = None) -> EnvSpec:
     """The environment a problem needs; `as_of` comes from the pins' upload dates when known."""
     needs_pytest = any(
-        t is not None and t.kind is TestKind.PYTEST for t in (problem.visible_test, problem.hidden_test)
+        t is not None and t.kind is TestKind.PYTEST
+        for t in (problem.visible_test, problem.hidden_test)
     )
     pins = tuple(sorted(problem.pins[1:], key=str.lower))
     return EnvSpec(

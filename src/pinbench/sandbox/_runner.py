@@ -118,7 +118,9 @@ def _build_root(keep, tmpfs_bytes, with_proc):
         if os.path.islink(path) and path in SYSTEM_DIRS:
             sources.append((path, os.readlink(path), None))
         elif os.path.isdir(path):
-            sources.append((os.path.realpath(path), None, os.open(path, os.O_PATH | os.O_DIRECTORY)))
+            sources.append(
+                (os.path.realpath(path), None, os.open(path, os.O_PATH | os.O_DIRECTORY))
+            )
     _mount("tmpfs", NEWROOT, "tmpfs", MS_NOSUID | MS_NODEV, "size=%d,mode=0755" % (16 << 20))
     new = NEWROOT
     for scratch in ("/tmp", "/var/tmp", "/dev/shm"):  # before the binds: an env may live in /tmp
@@ -134,8 +136,12 @@ def _build_root(keep, tmpfs_bytes, with_proc):
     for dev in DEVICES:
         if os.path.exists("/dev/" + dev):
             _bind_ro("/dev/" + dev, new + "/dev/" + dev, is_dir=False)
-    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
-                         ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
+    for name, target in (
+        ("fd", "/proc/self/fd"),
+        ("stdin", "/proc/self/fd/0"),
+        ("stdout", "/proc/self/fd/1"),
+        ("stderr", "/proc/self/fd/2"),
+    ):
         os.symlink(target, new + "/dev/" + name)
     os.makedirs(new + "/proc")
     if with_proc:
@@ -178,7 +184,9 @@ def _set_limits(limits):
     for key, which in pairs:
         value = limits.get(key)
         if value:
-            resource.setrlimit(which, (int(value), int(value)))
+            # CPU: soft < hard, so the soft limit delivers SIGXCPU (recognisable) before SIGKILL.
+            hard = int(value) + 1 if which == resource.RLIMIT_CPU else int(value)
+            resource.setrlimit(which, (int(value), hard))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
@@ -299,6 +307,7 @@ class _Collector(object):
         self.marked_skip = set()
         self.reports = {}
         self.collect_errors = []
+        self.first_exc = None
 
     def pytest_collection_finish(self, session):
         self.items = [item.nodeid for item in session.items]
@@ -306,6 +315,10 @@ class _Collector(object):
             for name in ("skip", "skipif", "xfail"):
                 if any(True for _ in item.iter_markers(name=name)):
                     self.marked_skip.add(item.nodeid)
+
+    def pytest_exception_interact(self, node, call, report):
+        if self.first_exc is None and call.excinfo is not None:
+            self.first_exc = (call.excinfo.typename, str(call.excinfo.value)[:2000])
 
     def pytest_collectreport(self, report):
         if report.failed:
@@ -318,11 +331,6 @@ class _Collector(object):
             crash = getattr(report.longrepr, "reprcrash", None)
             entry["crash"] = crash.message if crash is not None else str(report.longrepr)[-400:]
             entry["trace"] = str(report.longrepr)[-4000:]
-
-
-def _exc_type_of(message):
-    head = message.split(":", 1)[0].strip().split()
-    return head[-1] if head and head[-1].isidentifier() else "Error"
 
 
 def _run_pytest(job, record):
@@ -357,7 +365,9 @@ def _run_pytest(job, record):
     record["tampered"] = _tampered(snapshot)
     ran = [n for n in collector.items if collector.reports.get(n, {}).get("call") == "passed"]
     failed = [
-        (n, r) for n, r in collector.reports.items() if "failed" in (r.get("setup"), r.get("call"), r.get("teardown"))
+        (n, r)
+        for n, r in collector.reports.items()
+        if "failed" in (r.get("setup"), r.get("call"), r.get("teardown"))
     ]
     unmarked_skips = [
         n
@@ -371,18 +381,16 @@ def _run_pytest(job, record):
         "skipped_by_marker": len(collector.marked_skip),
         "exit_code": int(exit_code),
     }
+    exc_type, exc_message = collector.first_exc or ("Error", "")
     if collector.collect_errors:
-        message = collector.collect_errors[0]
-        last = [line for line in message.splitlines() if line.startswith("E ")]
-        crash = last[-1][1:].strip() if last else message.splitlines()[-1]
-        record.update(status="failed", exc_type=_exc_type_of(crash), message=crash[:2000], trace=message)
+        trace = collector.collect_errors[0]
+        record.update(status="failed", exc_type=exc_type, message=exc_message, trace=trace)
     elif failed:
         nodeid, rep = failed[0]
-        crash = rep.get("crash", "")
         record.update(
             status="failed",
-            exc_type=_exc_type_of(crash),
-            message=("%s: %s" % (nodeid, crash))[:2000],
+            exc_type=exc_type,
+            message=("%s: %s" % (nodeid, exc_message or rep.get("crash", "")))[:2000],
             trace=rep.get("trace", ""),
         )
     elif not collector.items:
@@ -396,7 +404,9 @@ def _run_pytest(job, record):
     elif not ran:
         record.update(status="failed", exc_type="NoTests", message="no test ran")
     elif int(exit_code) != 0:
-        record.update(status="failed", exc_type="PytestExit", message="pytest exit code %d" % exit_code)
+        record.update(
+            status="failed", exc_type="PytestExit", message="pytest exit code %d" % exit_code
+        )
     else:
         record["status"] = "passed"
 
@@ -420,7 +430,28 @@ def _probe(job, record):
         record["network"] = False
 
 
-def _emit(fd, nonce, record, write, exit_now, code, streams=()):
+def _reap_until(worker, exit_now):
+    """As pid 1 of the sandbox's pid namespace: reap orphans until the worker ends, then exit
+    with its status (the kernel then kills whatever is left). Returns in the worker only.
+
+    The program never runs as pid 1, where the kernel would ignore its default-action signals
+    (SIGXCPU, a kill of its own group) and change how limits show."""
+    if worker == 0:
+        return
+    while True:
+        try:
+            pid, status = os.waitpid(-1, 0)
+        except ChildProcessError:
+            exit_now(70)
+        if pid == worker:
+            if os.WIFSIGNALED(status):
+                exit_now(128 + os.WTERMSIG(status))
+            exit_now(os.WEXITSTATUS(status))
+
+
+def _emit(fd, nonce, record, write, exit_now, code, streams=(), owner=None, getpid=os.getpid):
+    if owner is not None and getpid() != owner:
+        exit_now(1)  # a forked copy of the program fell through to here: only the runner reports
     for stream in streams + (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -446,7 +477,7 @@ def main():
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     # Bound before untrusted code runs, so a program that patches os cannot reroute the proof.
-    write, exit_now, started = os.write, os._exit, time.time()
+    write, exit_now, getpid, started = os.write, os._exit, os.getpid, time.time()
     streams = (sys.stdout, sys.stderr)
     record = {"status": "harness_error"}
     iso = job.get("isolation", {})
@@ -470,19 +501,21 @@ def main():
             )
         if os.getsid(0) != os.getpid():
             os.setsid()
+        if iso.get("pid"):
+            _libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)
+            _reap_until(os.fork(), exit_now)
         _lay_out_files(job["files"])
         _set_limits(job.get("limits", {}))
         if iso.get("uid") is not None:
             _drop_privileges(int(iso["uid"]), int(iso["gid"]))
         _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-        if iso.get("pid"):
-            _libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)
         sys.path.insert(0, WORKDIR)
         sys.dont_write_bytecode = True
     except Exception:
         record["message"] = "sandbox setup failed: %s" % (sys.exc_info()[1],)
         record["trace"] = traceback.format_exc()[-4000:]
         _emit(proof_fd, nonce, record, write, exit_now, 3)
+    owner = getpid()
     mode = job["mode"]
     runner = {"script": _run_script, "pytest": _run_pytest, "probe": _probe}[mode]
     try:
@@ -498,7 +531,8 @@ def main():
             message="the program replaced harness objects: %s" % ", ".join(record["tampered"][:8]),
         )
     record["seconds"] = time.time() - started
-    _emit(proof_fd, nonce, record, write, exit_now, int(record["status"] != "passed"), streams)
+    code = int(record["status"] != "passed")
+    _emit(proof_fd, nonce, record, write, exit_now, code, streams, owner, getpid)
 
 
 if __name__ == "__main__":

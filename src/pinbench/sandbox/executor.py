@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -10,8 +11,8 @@ import subprocess
 import tempfile
 import threading
 import time
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import IO, Any
 
 from pinbench.problems.model import TestKind, TestSpec
@@ -183,10 +184,8 @@ def _feed_and_wait(proc: subprocess.Popen[bytes], payload: bytes, wall: float) -
 
 
 def _kill_group(pgid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _drain(fd: int, sink: bytearray) -> None:
@@ -275,12 +274,22 @@ def _from_record(record: dict[str, Any], returncode: int, result: _Result) -> Ex
         if returncode != 0:
             return result(Status.FAILED, exc_type="NoProof", message="runner did not exit cleanly")
         return result(Status.PASSED, **fields)
-    if exc_type == "MemoryError" or (exc_type == "OSError" and "[Errno 27]" in message):
+    if _hit_a_limit(exc_type, message):
         return result(Status.RESOURCE_LIMIT, **fields)
     try:
         return result(Status(status), **fields)
     except ValueError:
         return result(Status.HARNESS_ERROR, **fields)
+
+
+# EAGAIN (fork refused: process limit), EFBIG (file size limit), ENOSPC (scratch space full)
+_LIMIT_ERRNOS = ("[Errno 11]", "[Errno 27]", "[Errno 28]")
+
+
+def _hit_a_limit(exc_type: object, message: str) -> bool:
+    if exc_type == "MemoryError":
+        return True
+    return exc_type in ("OSError", "BlockingIOError") and any(e in message for e in _LIMIT_ERRNOS)
 
 
 def _tests_of(record: dict[str, Any]) -> dict[str, int]:

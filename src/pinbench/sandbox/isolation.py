@@ -42,7 +42,9 @@ class Isolation:
 
 FULL = Isolation("full", net=True, mount=True, pid=True, drop_uid=True)
 USERNS = Isolation("userns", net=True, mount=True, pid=True, userns=True)
-NONE = Isolation("none", notes=("no namespaces: network, filesystem and processes are NOT isolated",))
+NONE = Isolation(
+    "none", notes=("no namespaces: network, filesystem and processes are NOT isolated",)
+)
 
 
 @functools.cache

@@ -1,4 +1,4 @@
-"""The outcome of one sandboxed execution, and how it is told apart from the harness's own faults."""
+"""The outcome of one sandboxed execution, told apart from the harness's own faults."""
 
 from __future__ import annotations
 

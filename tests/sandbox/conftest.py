@@ -1,0 +1,99 @@
+"""Fixtures for the adversarial suite: a real uv environment and a host-state watcher."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from pinbench.envs.builder import ensure
+from pinbench.problems.model import EnvSpec, TestKind, TestSpec
+from pinbench.sandbox.executor import execute
+from pinbench.sandbox.isolation import detect
+from pinbench.sandbox.outcome import Execution, Limits, Status
+
+HOSTILE_MARK = "pinbench-hostile"
+
+
+@pytest.fixture(scope="session")
+def env_python() -> Path:
+    """Python 3.11 with pytest, built by pinbench itself (real uv, real cache)."""
+    return ensure(EnvSpec(python="3.11", pins=("pytest==8.3.4",))).python
+
+
+@pytest.fixture(scope="session")
+def isolation_level() -> str:
+    return detect().level
+
+
+def _host_state(paths: list[Path]) -> dict[str, tuple[int, int]]:
+    state: dict[str, tuple[int, int]] = {}
+    for root in paths:
+        for entry in root.iterdir() if root.is_dir() else []:
+            try:
+                st = entry.lstat()
+            except OSError:
+                continue
+            state[str(entry)] = (st.st_mtime_ns, st.st_size)
+    return state
+
+
+@pytest.fixture
+def dataset_dir(tmp_path: Path) -> Path:
+    """Stands for the dataset a program must never touch."""
+    d = tmp_path / "dataset"
+    d.mkdir()
+    (d / "hidden_test.py").write_text("SECRET_EXPECTED = 42\n")
+    return d
+
+
+Run = Callable[..., Execution]
+
+
+@pytest.fixture
+def run(env_python: Path, dataset_dir: Path) -> Iterator[Run]:
+    """Execute a hostile program, then check the harness is alive and the host untouched."""
+    watched = [Path.home(), Path("/tmp"), dataset_dir, env_python.parent.parent]
+    before = _host_state(watched)
+
+    def _run(
+        program: str,
+        test: str = "",
+        *,
+        kind: TestKind = TestKind.SCRIPT,
+        limits: Limits | None = None,
+    ) -> Execution:
+        spec = TestSpec(
+            kind=kind, code=test, module="sample_x" if kind is TestKind.PYTEST else None
+        )
+        return execute(env_python, program, spec, limits or Limits(wall_seconds=20, cpu_seconds=20))
+
+    yield _run
+    after = _host_state(watched)
+    changed = {
+        k for k in set(before) | set(after) if before.get(k) != after.get(k) and HOSTILE_MARK in k
+    }
+    assert not changed, f"hostile program changed the host: {sorted(changed)}"
+    assert not any(HOSTILE_MARK in k for k in set(after) - set(before))
+    assert {k: v for k, v in after.items() if k.startswith(str(dataset_dir))} == {
+        k: v for k, v in before.items() if k.startswith(str(dataset_dir))
+    }
+    assert not _leftover_processes(), "a sandboxed process outlived its run"
+    sanity = _run("x = 1", "assert x == 1")
+    assert sanity.status is Status.PASSED, f"harness not healthy after the attack: {sanity}"
+
+
+def _leftover_processes() -> list[str]:
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if HOSTILE_MARK in cmdline and str(os.getpid()) != proc.name:
+            found.append(cmdline)
+    return found
