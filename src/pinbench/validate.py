@@ -101,7 +101,11 @@ def check_problem(env: Environment, problem: Problem, limits: Limits) -> Problem
     report = _base_report(problem, env)
     report.checks["starter_compiles"] = starter_compiles(problem.starter_code)
     report.checks["imports"] = _import_check(env, problem, limits)
-    tests = {"visible_test": problem.visible_test, "hidden_test": problem.hidden_test}
+    tests = {
+        "visible_test": problem.visible_test,
+        "hidden_test": problem.hidden_test,
+        **problem.extra_tests,
+    }
     for name, test in tests.items():
         if test is not None:
             result = execute(env.python, problem.solution, test, limits)

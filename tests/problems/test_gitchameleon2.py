@@ -69,6 +69,16 @@ def test_visible_test_file_else_the_test_script(problems: dict[str, Problem]) ->
     )
 
 
+def test_visible_script_is_kept_for_validation_beside_a_visible_file(
+    problems: dict[str, Problem],
+) -> None:
+    extra = problems["gc2-0"].extra_tests
+    assert set(extra) == {"visible_script"}
+    assert extra["visible_script"].kind is Kind.SCRIPT
+    assert extra["visible_script"].code == "assert log_ndtr(torch.zeros(1)).shape == (1,)"
+    assert problems["gc2-1"].extra_tests == {}  # its script already is the visible test
+
+
 def test_solution_prefers_the_answer_then_joins(problems: dict[str, Problem]) -> None:
     assert problems["gc2-0"].solution == (
         "import torch\ndef log_ndtr(t: torch.Tensor) -> torch.Tensor:\n"

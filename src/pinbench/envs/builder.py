@@ -83,7 +83,8 @@ def interpreters() -> tuple[Interpreter, ...]:
 
 def resolve(spec: EnvSpec, available: tuple[Interpreter, ...] | None = None) -> Resolution:
     """Pick the requested interpreter, or the nearest one that has wheels for every pin."""
-    pool = [i for i in (available or interpreters()) if i.implementation == "CPython"]
+    candidates = interpreters() if available is None else available
+    pool = [i for i in candidates if i.implementation == "CPython"]
     if not pool:
         raise EnvError("no Python interpreter found (set PINBENCH_PYTHONS to point at some)")
     wanted = _parse_minor(spec.python) if spec.python else None

@@ -76,6 +76,10 @@ class Problem(BaseModel):
     solution: str = Field(description="the reference program, complete (starter code included)")
     visible_test: TestSpec | None = None
     hidden_test: TestSpec
+    extra_tests: dict[str, TestSpec] = Field(
+        default_factory=dict,
+        description="further tests `validate` runs the reference against (never shown or scored)",
+    )
     change: ChangeType = ChangeType(category=ChangeCategory.UNKNOWN)
     release_date: str | None = Field(default=None, description="'YYYY-MM' or None when unknown")
     docs: str = ""

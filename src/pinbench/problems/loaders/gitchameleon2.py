@@ -159,6 +159,7 @@ def _problem(row: dict[str, object], root: Path, answers: dict[str, str], origin
         starter_code=starter,
         solution=solution,
         visible_test=_visible_test(row, root, module),
+        extra_tests=_visible_script(row, root, module),
         hidden_test=TestSpec(kind=TestKind.PYTEST, code=_read(root / hidden), module=module),
         change=normalize_change(_text(row, "type_of_change")),
         release_date=release_date,
@@ -175,6 +176,14 @@ def _visible_test(row: dict[str, object], root: Path, module: str) -> TestSpec |
         return TestSpec(kind=TestKind.PYTEST, code=_read(path), module=module)
     script = _code(_text(row, "test"))
     return TestSpec(kind=TestKind.SCRIPT, code=script) if script.strip() else None
+
+
+def _visible_script(row: dict[str, object], root: Path, module: str) -> dict[str, TestSpec]:
+    """The row's `test` script, kept for validation when visible_tests/ supplies the visible test."""
+    script = _code(_text(row, "test"))
+    if not script.strip() or not (root / VISIBLE_DIR / f"test_{module}.py").is_file():
+        return {}
+    return {"visible_script": TestSpec(kind=TestKind.SCRIPT, code=script)}
 
 
 def _pins(row: dict[str, object]) -> tuple[str, ...]:

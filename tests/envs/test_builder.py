@@ -1,0 +1,156 @@
+"""Environments: content-addressed, reused, locked, never left half-built."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from pinbench.envs import builder
+from pinbench.envs.builder import EnvError, Resolution, ensure, resolve
+from pinbench.envs.interpreters import Interpreter, discover
+from pinbench.paths import envs_dir
+from pinbench.problems.model import EnvSpec
+
+pytestmark = pytest.mark.integration
+
+PYTEST_PIN = "pytest==8.3.4"
+
+
+def _interp(version: tuple[int, int, int]) -> Interpreter:
+    return Interpreter(version, Path(f"/opt/python{version[0]}.{version[1]}"))
+
+
+def test_key_changes_with_every_part_of_the_spec() -> None:
+    base = Resolution(EnvSpec(python="3.9", pins=("numpy==1.21.6",)), _interp((3, 9, 18)), None, None)
+    variants = [
+        Resolution(EnvSpec(python="3.9", pins=("numpy==1.21.5",)), _interp((3, 9, 18)), None, None),
+        Resolution(base.spec, _interp((3, 9, 17)), None, None),
+        Resolution(base.spec, _interp((3, 9, 18)), date(2022, 1, 1), None),
+        Resolution(
+            EnvSpec(python="3.9", pins=("numpy==1.21.6",), extras=("pytest",)),
+            _interp((3, 9, 18)),
+            None,
+            None,
+        ),
+    ]
+    keys = {base.key, *(v.key for v in variants)}
+    assert len(keys) == 1 + len(variants)
+    same = Resolution(EnvSpec(python="3.9", pins=("numpy==1.21.6",)), _interp((3, 9, 18)), None, None)
+    assert same.key == base.key
+
+
+def test_pin_order_does_not_change_the_key() -> None:
+    a = Resolution(EnvSpec(python="3.9", pins=("a==1", "b==2")), _interp((3, 9, 1)), None, None)
+    b = Resolution(EnvSpec(python="3.9", pins=("b==2", "a==1")), _interp((3, 9, 1)), None, None)
+    assert a.key == b.key
+
+
+def test_same_spec_is_reused_and_works() -> None:
+    spec = EnvSpec(python="3.11", pins=(PYTEST_PIN,))
+    first = ensure(spec)
+    second = ensure(spec)
+    assert second.reused and second.path == first.path
+    out = subprocess.run(
+        [str(second.python), "-c", "import pytest; print(pytest.__version__)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip() == "8.3.4"
+    manifest = json.loads((second.path / builder.MANIFEST).read_text())
+    assert manifest["key"] == second.key and manifest["pins"] == [PYTEST_PIN]
+
+
+def test_as_of_is_the_day_after_the_pins_first_usable_upload() -> None:
+    resolution = resolve(EnvSpec(python="3.9", pins=("numpy==1.21.6",)))
+    assert resolution.as_of == date(2022, 4, 13)
+
+
+def test_transitive_dependencies_are_period_correct() -> None:
+    env = ensure(EnvSpec(python="3.9", pins=("pandas==1.3.5",)))
+    out = subprocess.run(
+        [str(env.python), "-c", "import numpy, pandas; print(numpy.__version__)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    major, minor = (int(x) for x in out.stdout.strip().split(".")[:2])
+    assert (major, minor) <= (1, 21)  # numpy as of pandas 1.3.5 (Dec 2021), not numpy 2.x
+
+
+def test_missing_interpreter_is_substituted_and_recorded() -> None:
+    available = tuple(discover())
+    resolution = resolve(EnvSpec(python="3.5", pins=(PYTEST_PIN,)), available)
+    assert resolution.interpreter.version[:2] != (3, 5)
+    assert resolution.substitution is not None and "3.5 is not installed" in resolution.substitution
+
+
+def test_interpreter_without_wheels_for_the_pins_is_substituted() -> None:
+    # numpy 1.21.6 ships wheels for cp37-cp310 only
+    resolution = resolve(EnvSpec(python="3.12", pins=("numpy==1.21.6",)))
+    assert resolution.interpreter.version[:2] == (3, 10)
+    assert resolution.substitution is not None and "no wheels" in resolution.substitution
+
+
+def test_no_interpreter_at_all_is_a_clear_error() -> None:
+    with pytest.raises(EnvError, match="no Python interpreter"):
+        resolve(EnvSpec(python="3.9", pins=(PYTEST_PIN,)), available=())
+
+
+def test_failed_build_leaves_no_half_env_and_keeps_its_log() -> None:
+    spec = EnvSpec(python="3.11", pins=("pinbench-no-such-package-xyz==1.0",))
+    resolution = resolve(spec)
+    with pytest.raises(EnvError) as caught:
+        builder.build(resolution)
+    assert "pinbench-no-such-package-xyz" in str(caught.value)
+    assert caught.value.log is not None and caught.value.log.is_file()
+    assert "uv pip install" in caught.value.log.read_text()
+    assert not (envs_dir() / resolution.key).exists()
+    assert not list(envs_dir().glob(f".build-{resolution.key}-*"))
+
+
+def test_concurrent_builders_of_one_key_wait_and_build_once(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    env = {**os.environ, "PINBENCH_HOME": str(home), "UV_CACHE_DIR": str(builder.uv_cache_dir())}
+    code = (
+        "from pinbench.envs.builder import ensure; from pinbench.problems.model import EnvSpec;"
+        f"e = ensure(EnvSpec(python='3.11', pins=({PYTEST_PIN!r},))); print(e.reused, e.path)"
+    )
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
+        for _ in range(3)
+    ]
+    outputs = [p.communicate(timeout=300)[0].split() for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    assert len({out[1] for out in outputs}) == 1
+    assert sorted(out[0] for out in outputs) == ["False", "True", "True"]
+
+
+def test_second_environment_of_the_same_wheels_costs_under_5_mb(tmp_path: Path) -> None:
+    first = ensure(EnvSpec(python="3.11", pins=(PYTEST_PIN,)))
+    # a different spec (extra pin already among pytest's dependencies): new key, same wheels
+    second = ensure(EnvSpec(python="3.11", pins=(PYTEST_PIN, "iniconfig==2.0.0")))
+    assert second.key != first.key
+    private = 0
+    for path in second.path.rglob("*"):
+        st = path.lstat()
+        if path.is_file() and not path.is_symlink() and st.st_nlink == 1:
+            private += st.st_blocks * 512
+    assert private < 5 << 20, f"{private / 2**20:.1f} MB not shared"
+
+
+def test_gc_removes_environments(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PINBENCH_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("UV_CACHE_DIR", str(builder.uv_cache_dir()))
+    env = ensure(EnvSpec(python="3.11", pins=(PYTEST_PIN,)))
+    assert [row["key"] for row in builder.list_envs()] == [env.key]
+    assert builder.find(env.key[:8]) == env.path
+    assert builder.gc(older_than_days=1) == []
+    assert builder.gc() == [env.path]
+    assert not env.path.exists() and builder.list_envs() == []
