@@ -419,3 +419,13 @@ def test_many_hostile_runs_in_parallel_keep_the_harness_alive(run: Run) -> None:
     statuses = sorted(r.status.value for r in results)
     assert statuses.count("passed") == 2, statuses
     assert os.getpid() > 0
+
+
+def test_patching_unittest_it_imported_itself_fails_in_script_mode(run: Run) -> None:
+    program = (
+        WRONG
+        + "import unittest\nunittest.TestCase.assertEqual = lambda self, a, b, msg=None: None\n"
+    )
+    result = run(program, "import unittest\nunittest.TestCase().assertEqual(f(), 2)")
+    assert result.status is Status.FAILED
+    assert result.exc_type == "HarnessTampering"

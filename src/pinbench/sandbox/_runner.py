@@ -12,7 +12,6 @@ import json
 import os
 import sys
 import time
-import traceback
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUTS = 0x04000000
@@ -215,19 +214,23 @@ def _lay_out_files(files):
 # --------------------------------------------------------------------------- tamper checks
 
 
+_UNITTEST_NAMES = ("assert", "fail", "_base", "_formatMessage", "run", "__call__")
+
+
 def _snapshot():
     """Identity of every object a program could replace to fake a pass."""
     import builtins
-    import unittest
 
     snap = {}
     for name, value in vars(builtins).items():
         snap["builtins." + name] = value
-    for klass in unittest.TestCase.__mro__:
-        for name, value in vars(klass).items():
-            if name.startswith(("assert", "fail", "_base", "_formatMessage", "run", "__call__")):
-                snap["%s.%s" % (klass.__name__, name)] = value
-    snap["TestCase.failureException"] = unittest.TestCase.failureException
+    unittest = sys.modules.get("unittest")
+    if unittest is not None:
+        for klass in unittest.TestCase.__mro__:
+            for name, value in vars(klass).items():
+                if name.startswith(_UNITTEST_NAMES):
+                    snap["%s.%s" % (klass.__name__, name)] = value
+        snap["TestCase.failureException"] = unittest.TestCase.failureException
     pytest_mod = sys.modules.get("_pytest.runner")
     if pytest_mod is not None:
         import _pytest.outcomes
@@ -248,7 +251,30 @@ def _snapshot():
 def _tampered(snapshot):
     """Names whose object is no longer the one loaded before the program ran."""
     now = _snapshot()
-    return sorted(name for name, value in snapshot.items() if now.get(name, _MISSING) is not value)
+    changed = [name for name, value in snapshot.items() if now.get(name, _MISSING) is not value]
+    if "TestCase.failureException" not in snapshot and "unittest" in sys.modules:
+        changed += _unittest_not_pristine()  # imported by the program itself: check its origin
+    return sorted(changed)
+
+
+def _unittest_not_pristine():
+    """unittest was loaded after the snapshot: its assert methods must still be its own code."""
+    import builtins
+    import unittest
+
+    bad = []
+    if unittest.TestCase.failureException is not builtins.AssertionError:
+        bad.append("TestCase.failureException")
+    for name, value in vars(unittest.TestCase).items():
+        if not name.startswith(_UNITTEST_NAMES) or not callable(value):
+            continue
+        code = getattr(value, "__code__", None)
+        origin = code.co_filename.replace(os.sep, "/") if code is not None else ""
+        if getattr(value, "__module__", None) != "unittest.case" or not origin.endswith(
+            "unittest/case.py"
+        ):
+            bad.append("TestCase." + name)
+    return bad
 
 
 _MISSING = object()
@@ -257,7 +283,9 @@ _MISSING = object()
 # --------------------------------------------------------------------------- test modes
 
 
-def _short_trace(exc_info, limit=12):
+def _short_trace(exc_info):
+    import traceback
+
     lines = traceback.format_exception(*exc_info)
     text = "".join(lines)
     return text[-4000:]
@@ -513,7 +541,7 @@ def main():
         sys.dont_write_bytecode = True
     except Exception:
         record["message"] = "sandbox setup failed: %s" % (sys.exc_info()[1],)
-        record["trace"] = traceback.format_exc()[-4000:]
+        record["trace"] = _short_trace(sys.exc_info())
         _emit(proof_fd, nonce, record, write, exit_now, 3)
     owner = getpid()
     mode = job["mode"]

@@ -1,0 +1,3 @@
+from pinbench.cli import app
+
+app(prog_name="pinbench")

@@ -1,0 +1,97 @@
+"""`pinbench validate` end to end: real environments, real sandbox, the CLI's JSON and exit code."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pinbench.sandbox.outcome import Status
+from pinbench.validate import starter_compiles
+
+FIXTURE = Path(__file__).parent / "fixtures" / "validate" / "problems.jsonl"
+
+
+def _validate(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pinbench", "validate", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+@pytest.mark.integration
+def test_validate_reports_each_verdict_and_exits_non_zero(tmp_path: Path) -> None:
+    out = tmp_path / "v.json"
+    done = _validate(str(FIXTURE), "--json", str(out), "--jobs", "2")
+    assert done.returncode == 1, done.stderr
+    doc = json.loads(out.read_text())
+    assert doc["schema_version"] == 1 and doc["isolation"] in {"full", "userns", "none"}
+    by_id = {p["id"]: p for p in doc["problems"]}
+    assert [p["id"] for p in doc["problems"]] == [
+        "sound-script",
+        "unsound-hidden",
+        "broken-starter",
+        "unbuildable",
+    ]
+    sound = by_id["sound-script"]
+    assert sound["verdict"] == "sound"
+    assert set(sound["checks"]) == {"starter_compiles", "imports", "visible_test", "hidden_test"}
+    assert sound["python"].startswith("3.11.") and len(sound["env_key"]) == 20
+    assert sound["interpreter"] and sound["substitution"] is None
+    unsound = by_id["unsound-hidden"]
+    assert unsound["verdict"] == "unsound"
+    assert unsound["checks"]["hidden_test"]["status"] == "failed"
+    assert "AssertionError" in unsound["checks"]["hidden_test"]["detail"]
+    assert by_id["broken-starter"]["checks"]["starter_compiles"]["status"] == "syntax_error"
+    assert by_id["broken-starter"]["verdict"] == "unsound"
+    unbuildable = by_id["unbuildable"]
+    assert unbuildable["verdict"] == "unverified"
+    assert unbuildable["checks"]["environment"]["status"] == "environment_error"
+    assert "pinbench-no-such-package-xyz" in unbuildable["checks"]["environment"]["detail"]
+    assert doc["summary"] == {"sound": 1, "unsound": 2, "unverified": 1, "problems": 4}
+    assert "1/4 sound" in done.stdout
+
+
+@pytest.mark.integration
+def test_validate_exits_zero_when_all_sound(tmp_path: Path) -> None:
+    done = _validate(str(FIXTURE), "--only", "sound-script")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1/1 sound" in done.stdout
+
+
+def test_malformed_row_is_reported_with_file_and_line(tmp_path: Path) -> None:
+    data = tmp_path / "d.jsonl"
+    good = FIXTURE.read_text().splitlines()[0]
+    data.write_text(good + "\n{not json\n")
+    strict = _validate(str(data), "--strict")
+    assert strict.returncode == 2
+    assert f"{data}:2:" in strict.stderr
+
+
+def test_unknown_dataset_is_a_clear_error(tmp_path: Path) -> None:
+    bogus = tmp_path / "notes.txt"
+    bogus.write_text("hello")
+    done = _validate(str(bogus))
+    assert done.returncode == 2
+    assert "not a recognised dataset" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("starter", "ok"),
+    [
+        ("import numpy as np\ndef f(a: int) -> int:\n", True),
+        ("class A:\n    def f(self):\n", True),
+        ("x = 1\n", True),
+        ("", True),
+        ("def f(:\n", False),
+        ("def f():\n  return (\n", False),
+    ],
+)
+def test_starter_compiles(starter: str, ok: bool) -> None:
+    assert (starter_compiles(starter).status is Status.PASSED) is ok
