@@ -27,7 +27,9 @@ def _interp(version: tuple[int, int, int]) -> Interpreter:
 
 
 def test_key_changes_with_every_part_of_the_spec() -> None:
-    base = Resolution(EnvSpec(python="3.9", pins=("numpy==1.21.6",)), _interp((3, 9, 18)), None, None)
+    base = Resolution(
+        EnvSpec(python="3.9", pins=("numpy==1.21.6",)), _interp((3, 9, 18)), None, None
+    )
     variants = [
         Resolution(EnvSpec(python="3.9", pins=("numpy==1.21.5",)), _interp((3, 9, 18)), None, None),
         Resolution(base.spec, _interp((3, 9, 17)), None, None),
@@ -41,7 +43,9 @@ def test_key_changes_with_every_part_of_the_spec() -> None:
     ]
     keys = {base.key, *(v.key for v in variants)}
     assert len(keys) == 1 + len(variants)
-    same = Resolution(EnvSpec(python="3.9", pins=("numpy==1.21.6",)), _interp((3, 9, 18)), None, None)
+    same = Resolution(
+        EnvSpec(python="3.9", pins=("numpy==1.21.6",)), _interp((3, 9, 18)), None, None
+    )
     assert same.key == base.key
 
 

@@ -169,3 +169,8 @@ def test_join_program(starter: str, solution: str, program: str) -> None:
 def test_is_blank() -> None:
     assert all(is_blank(text) for text in ("", " ", "nan", "None", "-", "N/A", None))
     assert not any(is_blank(text) for text in ("0", "numpy", "none of them"))
+
+
+@pytest.mark.parametrize("category", list(ChangeCategory))
+def test_category_values_map_to_themselves(category: ChangeCategory) -> None:
+    assert normalize_change(category.value).category is category

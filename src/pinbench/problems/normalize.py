@@ -44,7 +44,9 @@ def is_blank(raw: str | None) -> bool:
 def normalize_change(raw: str | None) -> ChangeType:
     """Map a dataset's free-text change type onto the four categories, keeping the raw text."""
     text = raw or ""
-    flat = " ".join(text.lower().split())
+    if text.strip() in {c.value for c in ChangeCategory}:  # already one of ours
+        return ChangeType(category=ChangeCategory(text.strip()), raw=text)
+    flat = " ".join(text.lower().replace("_", " ").split())
     for pattern, category in _CHANGE_RULES:
         if pattern.search(flat):
             return ChangeType(category=category, raw=text)

@@ -1,0 +1,78 @@
+"""Environment build time with a warm uv cache, and the disk a second environment of the same
+wheels adds.
+
+Usage: uv run python bench/envs.py [--runs 5]
+Each run builds into a fresh PINBENCH_HOME that shares one warmed uv cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+
+from pinbench.envs.builder import build, resolve
+from pinbench.paths import uv_cache_dir
+from pinbench.problems.model import EnvSpec
+
+SPECS = [
+    EnvSpec(python="3.9", pins=("numpy==1.21.6",)),
+    EnvSpec(python="3.9", pins=("pandas==1.3.5",)),
+    EnvSpec(python="3.10", pins=("networkx==2.8.8",)),
+    EnvSpec(python="3.11", pins=("scikit-learn==1.3.2",)),
+]
+
+
+def private_bytes(path: Path) -> int:
+    """Bytes of files in `path` that no other directory shares (link count 1)."""
+    total = 0
+    for entry in path.rglob("*"):
+        st = entry.lstat()
+        if entry.is_file() and not entry.is_symlink() and st.st_nlink == 1:
+            total += st.st_blocks * 512
+    return total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    os.environ.setdefault("UV_CACHE_DIR", str(uv_cache_dir()))
+    resolutions = [resolve(spec) for spec in SPECS]
+    with tempfile.TemporaryDirectory() as warm_home:
+        os.environ["PINBENCH_HOME"] = warm_home
+        for r in resolutions:  # warm the shared uv cache
+            build(r)
+    timings: dict[str, list[float]] = {" ".join(r.spec.pins): [] for r in resolutions}
+    for _ in range(args.runs):
+        with tempfile.TemporaryDirectory() as home:
+            os.environ["PINBENCH_HOME"] = home
+            for r in resolutions:
+                started = time.perf_counter()
+                env = build(r)
+                timings[" ".join(r.spec.pins)].append(time.perf_counter() - started)
+                assert not env.reused
+    print(f"environment build, warm uv cache, median of {args.runs}:")
+    for name, times in timings.items():
+        print(f"  {name:24} {statistics.median(times):.2f} s")
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["PINBENCH_HOME"] = home
+        for r in resolutions:
+            first = build(r)
+            assert r.as_of is not None
+            twin = r.spec.model_copy(update={"as_of": r.as_of + timedelta(days=1)})
+            second = build(resolve(twin))  # another key, the same wheels
+            assert second.key != first.key
+            print(
+                f"  second env of {' '.join(r.spec.pins):24} adds "
+                f"{private_bytes(second.path) / 2**20:.2f} MB (first: "
+                f"{private_bytes(first.path) / 2**20:.2f} MB private)"
+            )
+
+
+if __name__ == "__main__":
+    main()
