@@ -266,7 +266,7 @@ def _unittest_not_pristine():
     if unittest.TestCase.failureException is not builtins.AssertionError:
         bad.append("TestCase.failureException")
     for name, value in vars(unittest.TestCase).items():
-        if not name.startswith(_UNITTEST_NAMES) or not callable(value):
+        if not name.startswith(_UNITTEST_NAMES) or isinstance(value, type) or not callable(value):
             continue
         code = getattr(value, "__code__", None)
         origin = code.co_filename.replace(os.sep, "/") if code is not None else ""
