@@ -10,8 +10,8 @@ import pytest
 
 from pinbench.envs.builder import ensure
 from pinbench.problems.model import EnvSpec, TestKind, TestSpec
-from pinbench.sandbox.executor import execute
-from pinbench.sandbox.isolation import detect
+from pinbench.sandbox.executor import execute, probe
+from pinbench.sandbox.isolation import FULL, USERNS, Isolation
 from pinbench.sandbox.outcome import Execution, Limits, Status
 
 HOSTILE_MARK = "pinbench-hostile"
@@ -23,9 +23,19 @@ def env_python() -> Path:
     return ensure(EnvSpec(python="3.11", pins=("pytest==8.3.4",))).python
 
 
-@pytest.fixture(scope="session")
-def isolation_level() -> str:
-    return detect().level
+@pytest.fixture(scope="session", params=["full", "userns"])
+def isolation(request: pytest.FixtureRequest, env_python: Path) -> Isolation:
+    """Every test runs under each isolation level this machine supports."""
+    chosen = {"full": FULL, "userns": USERNS}[request.param]
+    ok, why = probe(env_python, chosen)
+    if not ok:
+        pytest.skip(f"isolation {request.param} unavailable here: {why}")
+    return chosen
+
+
+@pytest.fixture
+def isolation_level(isolation: Isolation) -> str:
+    return isolation.level
 
 
 def _host_state(paths: list[Path]) -> dict[str, tuple[int, int]]:
@@ -53,7 +63,7 @@ Run = Callable[..., Execution]
 
 
 @pytest.fixture
-def run(env_python: Path, dataset_dir: Path) -> Iterator[Run]:
+def run(env_python: Path, dataset_dir: Path, isolation: Isolation) -> Iterator[Run]:
     """Execute a hostile program, then check the harness is alive and the host untouched."""
     watched = [Path.home(), Path("/tmp"), dataset_dir, env_python.parent.parent]
     before = _host_state(watched)
@@ -68,7 +78,8 @@ def run(env_python: Path, dataset_dir: Path) -> Iterator[Run]:
         spec = TestSpec(
             kind=kind, code=test, module="sample_x" if kind is TestKind.PYTEST else None
         )
-        return execute(env_python, program, spec, limits or Limits(wall_seconds=20, cpu_seconds=20))
+        limits = limits or Limits(wall_seconds=20, cpu_seconds=20)
+        return execute(env_python, program, spec, limits, isolation)
 
     yield _run
     after = _host_state(watched)

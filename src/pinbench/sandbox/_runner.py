@@ -29,7 +29,8 @@ MS_REC = 16384
 MS_PRIVATE = 1 << 18
 PR_SET_PDEATHSIG = 1
 PR_SET_NO_NEW_PRIVS = 38
-WORKDIR = "/tmp/pinbench-work"
+WORKDIR = "/tmp/pinbench-work"  # the program's cwd and $HOME: writable
+CODEDIR = "/tmp/pinbench-code"  # program and tests: read-only, first on sys.path
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -83,7 +84,7 @@ def _enter_namespaces(iso):
         _write_file("/proc/self/gid_map", "0 %d 1" % gid)
 
 
-SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32", "/etc", "/sys")
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32", "/etc")
 DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
 PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}
 NEWROOT = "/tmp"
@@ -97,6 +98,11 @@ def _bind_ro(source, target, is_dir=True):
         open(target, "w").close()
     _mount(source, target, None, MS_BIND | MS_REC, None)
     _mount("none", target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID, None)
+
+
+def _mkdir(path):
+    if not os.path.isdir(path):
+        os.makedirs(path)
 
 
 def _tmpfs(target, size):
@@ -130,6 +136,12 @@ def _build_root(keep, tmpfs_bytes, with_proc):
         else:
             _bind_ro("/proc/self/fd/%d" % fd, new + path)
             os.close(fd)
+    _mkdir(new + "/sys")  # CPU counts are read here; cgroup submounts are not needed
+    try:
+        _mount("/sys", new + "/sys", None, MS_BIND, None)
+    except SetupError:  # a user namespace may not split /sys from its locked submounts
+        _mount("/sys", new + "/sys", None, MS_BIND | MS_REC, None)
+    _mount("none", new + "/sys", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID, None)
     if not os.path.isdir(new + "/dev"):
         os.makedirs(new + "/dev")
     for dev in DEVICES:
@@ -197,18 +209,35 @@ def _drop_privileges(uid, gid):
         raise SetupError("could not drop privileges to uid %d" % uid)
 
 
-def _lay_out_files(files):
-    """Program and tests are root-owned and read-only in a sticky dir: the program can add files
-    beside them but can neither change nor delete them."""
-    if not os.path.isdir(WORKDIR):
-        os.makedirs(WORKDIR)
-    os.chmod(WORKDIR, 0o1777)
+def _lay_out_files(files, read_only_mount):
+    """Program and tests go to their own directory, read-only (a read-only bind mount when we
+    have a mount namespace), so the program can neither change nor delete its tests; it works
+    in a separate writable directory."""
+    for directory, mode in ((WORKDIR, 0o1777), (CODEDIR, 0o755)):
+        _mkdir(directory)
+        os.chmod(directory, mode)
     for name, text in files.items():
-        path = os.path.join(WORKDIR, name)
+        path = os.path.join(CODEDIR, name)
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
         os.chmod(path, 0o444)
+    if read_only_mount:
+        _mount(CODEDIR, CODEDIR, None, MS_BIND, None)
+        _mount("none", CODEDIR, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID, None)
     os.chdir(WORKDIR)
+
+
+SECBITS_ALL_LOCKED = 239  # NOROOT, NO_SETUID_FIXUP, NO_CAP_AMBIENT_RAISE, KEEP_CAPS_LOCKED, +locks
+PR_SET_SECUREBITS = 28
+
+
+def _drop_capabilities():
+    """In a user namespace we stay uid 0 there: shed every capability, for good, so the program
+    cannot remount, or regain them through exec."""
+    _check(_libc.prctl(PR_SET_SECUREBITS, SECBITS_ALL_LOCKED, 0, 0, 0), "set securebits")
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this thread
+    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable (x2): all empty
+    _check(_libc.capset(header, data), "capset")
 
 
 # --------------------------------------------------------------------------- tamper checks
@@ -291,9 +320,13 @@ def _short_trace(exc_info):
     return text[-4000:]
 
 
+def _script_source(job):
+    return job["program"] + "\n\n" + job["test"] + "\n"
+
+
 def _run_script(job, record):
     """GitChameleon 1.0 style: the test is appended to the program and runs as one script."""
-    source = job["program"] + "\n\n" + job["test"] + "\n"
+    source = _script_source(job)
     try:
         compile(job["program"], "program.py", "exec")
         code = compile(source, "program.py", "exec")
@@ -305,7 +338,7 @@ def _run_script(job, record):
     import types
 
     main = types.ModuleType("__main__")
-    main.__file__ = os.path.join(WORKDIR, "program.py")
+    main.__file__ = os.path.join(CODEDIR, "program.py")
     sys.modules["__main__"] = main
     snapshot = _snapshot()
     try:
@@ -380,9 +413,9 @@ def _run_pytest(job, record):
         "no:cacheprovider",
         "--noconftest",
         "--rootdir",
-        WORKDIR,
+        CODEDIR,
         "--tb=short",
-        job["test_file"],
+        os.path.join(CODEDIR, job["test_file"]),
     ]
     try:
         exit_code = pytest.main(args, plugins=[collector])
@@ -532,12 +565,16 @@ def main():
         if iso.get("pid"):
             _libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)
             _reap_until(os.fork(), exit_now)
-        _lay_out_files(job["files"])
+        if job["mode"] == "script":  # on disk too, so tracebacks can quote its lines
+            job["files"]["program.py"] = _script_source(job)
+        _lay_out_files(job["files"], bool(iso.get("mount")))
         _set_limits(job.get("limits", {}))
         if iso.get("uid") is not None:
             _drop_privileges(int(iso["uid"]), int(iso["gid"]))
+        elif iso.get("userns"):
+            _drop_capabilities()
         _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-        sys.path.insert(0, WORKDIR)
+        sys.path[:0] = [CODEDIR, WORKDIR]
         sys.dont_write_bytecode = True
     except Exception:
         record["message"] = "sandbox setup failed: %s" % (sys.exc_info()[1],)
