@@ -179,7 +179,7 @@ def _visible_test(row: dict[str, object], root: Path, module: str) -> TestSpec |
 
 
 def _visible_script(row: dict[str, object], root: Path, module: str) -> dict[str, TestSpec]:
-    """The row's `test` script, kept for validation when visible_tests/ supplies the visible test."""
+    """The row's `test` script, still validated when visible_tests/ holds the visible test."""
     script = _code(_text(row, "test"))
     if not script.strip() or not (root / VISIBLE_DIR / f"test_{module}.py").is_file():
         return {}
