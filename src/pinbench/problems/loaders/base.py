@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 
@@ -41,6 +43,36 @@ class Loader(Protocol):
     def sniff(self, path: Path) -> bool: ...
 
     def load(self, path: Path) -> LoadResult: ...
+
+
+def load_jsonl(
+    path: Path,
+    build: Callable[[dict[str, Any], str], Problem],
+    result: LoadResult | None = None,
+    *,
+    parse_float: Callable[[str], Any] | None = None,
+) -> LoadResult:
+    """One problem per JSON object line, via `build(row, origin)`; a bad row becomes an issue."""
+    result = result if result is not None else LoadResult()
+    try:
+        with path.open(encoding="utf-8") as fh:
+            for lineno, line in enumerate(fh, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    row = json.loads(line, parse_float=parse_float)
+                    if not isinstance(row, dict):
+                        raise ValueError("row is not a JSON object")
+                    result.problems.append(build(row, f"{path}:{lineno}"))
+                except json.JSONDecodeError as exc:
+                    result.issues.append(LoadIssue(path, lineno, f"invalid JSON: {exc.msg}"))
+                except ValidationError as exc:
+                    result.issues.append(LoadIssue(path, lineno, describe_validation_error(exc)))
+                except ValueError as exc:
+                    result.issues.append(LoadIssue(path, lineno, str(exc)))
+    except UnicodeDecodeError as exc:
+        raise DatasetError(f"{path}: not UTF-8 text ({exc.reason})") from exc
+    return result
 
 
 def describe_validation_error(exc: ValidationError) -> str:

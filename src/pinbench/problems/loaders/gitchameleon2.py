@@ -11,13 +11,12 @@ from pathlib import Path
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
-from pydantic import ValidationError
 
 from pinbench.problems.loaders.base import (
     DatasetError,
     LoadIssue,
     LoadResult,
-    describe_validation_error,
+    load_jsonl,
 )
 from pinbench.problems.model import Problem, TestKind, TestSpec
 from pinbench.problems.normalize import (
@@ -69,31 +68,13 @@ def load(path: Path, *, solutions: Path | None = None) -> LoadResult:
         raise DatasetError(f"{solutions}: no such solutions file")
     result = LoadResult()
     answers = _answers(solutions or root / SOLUTIONS_FILE, result.issues)
-    try:
-        with dataset.open(encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, start=1):
-                if line.strip():
-                    _add_row(result, line, lineno, dataset, answers)
-    except UnicodeDecodeError as exc:
-        raise DatasetError(f"{dataset}: not UTF-8 text ({exc.reason})") from exc
-    return result
-
-
-def _add_row(
-    result: LoadResult, line: str, lineno: int, dataset: Path, answers: dict[str, str]
-) -> None:
-    try:
-        # Floats kept as text: a python_version written 3.10 must not become '3.1'.
-        row = json.loads(line, parse_float=str)
-        if not isinstance(row, dict):
-            raise ValueError("row is not a JSON object")
-        result.problems.append(_problem(row, dataset.parent, answers, f"{dataset}:{lineno}"))
-    except json.JSONDecodeError as exc:
-        result.issues.append(LoadIssue(dataset, lineno, f"invalid JSON: {exc.msg}"))
-    except ValidationError as exc:
-        result.issues.append(LoadIssue(dataset, lineno, describe_validation_error(exc)))
-    except ValueError as exc:
-        result.issues.append(LoadIssue(dataset, lineno, str(exc)))
+    # Floats kept as text: a python_version written 3.10 must not become '3.1'.
+    return load_jsonl(
+        dataset,
+        lambda row, origin: _problem(row, root, answers, origin),
+        result,
+        parse_float=str,
+    )
 
 
 def _dataset_file(path: Path) -> Path | None:

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pydantic import ValidationError
-
-from pinbench.problems.loaders.base import LoadIssue, LoadResult, describe_validation_error
+from pinbench.problems.loaders.base import LoadResult, load_jsonl
 from pinbench.problems.model import Problem
 from pinbench.problems.normalize import normalize_change, normalize_release_date
 
@@ -30,23 +28,7 @@ def sniff(path: Path) -> bool:
 
 
 def load(path: Path) -> LoadResult:
-    result = LoadResult()
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                if not isinstance(row, dict):
-                    raise ValueError("row is not a JSON object")
-                result.problems.append(_problem(row, f"{path}:{lineno}"))
-            except json.JSONDecodeError as exc:
-                result.issues.append(LoadIssue(path, lineno, f"invalid JSON: {exc.msg}"))
-            except ValidationError as exc:
-                result.issues.append(LoadIssue(path, lineno, describe_validation_error(exc)))
-            except ValueError as exc:
-                result.issues.append(LoadIssue(path, lineno, str(exc)))
-    return result
+    return load_jsonl(path, _problem)
 
 
 def _problem(row: dict[str, object], origin: str) -> Problem:
