@@ -35,7 +35,7 @@ FormatOpt = Annotated[
     str | None,
     typer.Option("--format", help=f"Dataset format ({', '.join(LOADERS)}); default: detect."),
 ]
-StrictOpt = Annotated[bool, typer.Option("--strict", help="Fail on the first malformed row.")]
+StrictOpt = Annotated[bool, typer.Option("--strict", help="Any malformed row is fatal (exit 2).")]
 
 
 class ValidationRun(BaseModel):
