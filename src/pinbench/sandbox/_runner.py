@@ -543,6 +543,8 @@ def main():
     record = {"status": "harness_error"}
     iso = job.get("isolation", {})
     try:
+        if job.get("cgroup"):  # first, while still privileged: every descendant inherits it
+            _write_file(os.path.join(job["cgroup"], "cgroup.procs"), str(os.getpid()))
         _enter_namespaces(iso)
         if iso.get("pid"):
             child = os.fork()

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from pinbench.problems.model import TestKind, TestSpec
+from pinbench.sandbox.cgroups import pids_cgroup
 from pinbench.sandbox.isolation import Isolation, UidPool, detect
 from pinbench.sandbox.outcome import Execution, Limits, Status
 
@@ -97,10 +98,10 @@ def _run_job(python: Path, job: dict[str, Any], limits: Limits, isolation: Isola
         "open_files": limits.open_files,
         "tmpfs_bytes": limits.tmpfs_bytes,
     }
-    if isolation.drop_uid:
-        with _UIDS.lease() as uid:
-            return _spawn(python, job, limits, isolation, uid)
-    return _spawn(python, job, limits, isolation, None)
+    with pids_cgroup(limits.processes) as group, contextlib.ExitStack() as stack:
+        job["cgroup"] = str(group) if group else None
+        uid = stack.enter_context(_UIDS.lease()) if isolation.drop_uid else None
+        return _spawn(python, job, limits, isolation, uid)
 
 
 def _visible_paths(python: Path) -> list[str]:
