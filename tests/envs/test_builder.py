@@ -147,6 +147,11 @@ def test_second_environment_of_the_same_wheels_costs_under_5_mb(tmp_path: Path) 
         if path.is_file() and not path.is_symlink() and st.st_nlink == 1:
             private += st.st_blocks * 512
     assert private < 5 << 20, f"{private / 2**20:.1f} MB not shared"
+    bytecode = json.loads((second.path / builder.MANIFEST).read_text())["bytecode"]
+    if not second.reused:  # built now: its wheels' bytecode came from the store, not compiled
+        assert bytecode["linked"] > 50 and bytecode["compiled"] <= 5, bytecode
+    pycs = list(second.path.glob("lib/python*/site-packages/_pytest/__pycache__/*.pyc"))
+    assert len(pycs) > 20
 
 
 def test_gc_removes_environments(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -154,7 +154,7 @@ def build(resolution: Resolution) -> Environment:
         except EnvError:
             shutil.rmtree(scratch, ignore_errors=True)
             raise
-        manifest = {
+        manifest: dict[str, object] = {
             "key": key,
             "python": str(resolution.interpreter.path),
             "python_version": ".".join(map(str, resolution.interpreter.version)),
@@ -166,7 +166,8 @@ def build(resolution: Resolution) -> Environment:
             "built_at": time.time(),
             "build_seconds": round(time.monotonic() - started, 3),
         }
-        manifest["shared_bytecode_files"] = _share_bytecode(scratch)
+        linked, compiled = _bytecode(scratch, resolution.interpreter)
+        manifest["bytecode"] = {"linked": linked, "compiled": compiled}
         (scratch / MANIFEST).write_text(json.dumps(manifest, indent=2))
         shutil.rmtree(final, ignore_errors=True)
         scratch.rename(final)
@@ -192,7 +193,6 @@ def _install(resolution: Resolution, target: Path) -> None:
             "install",
             "--python",
             str(target / "bin" / "python"),
-            "--compile-bytecode",
             *(["--exclude-newer", resolution.as_of.isoformat()] if resolution.as_of else []),
             *resolution.spec.pins,
             *sorted({*resolution.spec.extras, *BASE_PACKAGES}),
@@ -207,30 +207,47 @@ def _install(resolution: Resolution, target: Path) -> None:
             raise EnvError(f"{' '.join(resolution.spec.pins)}: {_uv_reason(done.stderr)}", log)
 
 
-def _share_bytecode(env: Path) -> int:
-    """Hardlink identical .pyc files across environments through a content store.
+def _bytecode(env: Path, interpreter: Interpreter) -> tuple[int, int]:
+    """Give every module of the environment its .pyc, compiling only what no environment has.
 
-    uv hardlinks package files from its cache but compiles bytecode per environment; the
-    bytecode of the same wheel under the same interpreter is byte-identical, so one copy serves
-    every environment and a second environment of the same wheels costs almost nothing.
+    uv hardlinks package files from its cache, so the same wheel's sources are the same inodes
+    in every environment, and their bytecode (keyed by interpreter, inode, mtime and size) is
+    the same bytes. Each .pyc is hardlinked from a store; only sources never seen before are
+    compiled. Returns (linked, compiled).
     """
     store = envs_dir() / ".bytecode"
     store.mkdir(parents=True, exist_ok=True)
-    shared = 0
-    for pyc in env.rglob("*.pyc"):
-        data = pyc.read_bytes()
-        stored = store / hashlib.sha256(data).hexdigest()
-        try:
-            if not stored.exists():
+    tag = f"cpython-{interpreter.version[0]}{interpreter.version[1]}"
+    missing: list[tuple[Path, Path, Path]] = []
+    linked = 0
+    for source in env.glob("lib/python*/site-packages/**/*.py"):
+        st = source.stat()
+        stored = store / f"{tag}-{st.st_dev}-{st.st_ino}-{st.st_mtime_ns}-{st.st_size}.pyc"
+        pyc = source.parent / "__pycache__" / f"{source.stem}.{tag}.pyc"
+        if stored.exists():
+            pyc.parent.mkdir(exist_ok=True)
+            with contextlib.suppress(FileExistsError):
+                os.link(stored, pyc)
+            linked += 1
+        else:
+            missing.append((source, pyc, stored))
+    if missing:
+        _compile(env, [source for source, _, _ in missing])
+        for _, pyc, stored in missing:
+            with contextlib.suppress(OSError):  # unreadable source, or another filesystem
                 os.link(pyc, stored)
-            else:
-                tmp = pyc.with_suffix(".pyc.tmp")
-                os.link(stored, tmp)
-                tmp.replace(pyc)
-                shared += 1
-        except OSError:
-            continue  # another filesystem or a race: keep the private copy
-    return shared
+    return linked, len(missing)
+
+
+def _compile(env: Path, sources: list[Path]) -> None:
+    """Compile `sources` with the environment's own interpreter, in parallel."""
+    subprocess.run(
+        [str(env / "bin" / "python"), "-m", "compileall", "-q", "-j", "0", "-i", "-"],
+        input="\n".join(map(str, sources)),
+        text=True,
+        capture_output=True,
+        check=False,  # a module that does not compile on this interpreter is not our failure
+    )
 
 
 def _uv_reason(stderr: str) -> str:
