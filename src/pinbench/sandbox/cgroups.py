@@ -1,5 +1,6 @@
-"""A pids cgroup per execution (when running as root): a hard cap on tasks that also holds for
-a user-namespaced root, whom RLIMIT_NPROC exempts, and a list of every process to kill after."""
+"""A pids cgroup per execution, for root running without a uid of its own per execution (user
+namespace or no isolation): RLIMIT_NPROC exempts root, a cgroup does not. It is also the list of
+every process to kill after the run."""
 
 from __future__ import annotations
 
