@@ -17,6 +17,7 @@ from typing import IO, Any
 
 from pinbench.problems.model import TestKind, TestSpec
 from pinbench.sandbox.cgroups import pids_cgroup
+from pinbench.sandbox.infra_failure import missing_resource
 from pinbench.sandbox.isolation import Isolation, UidPool, detect
 from pinbench.sandbox.outcome import Execution, Limits, Status
 
@@ -280,6 +281,9 @@ def _from_record(record: dict[str, Any], returncode: int, result: _Result) -> Ex
         return result(Status.PASSED, **fields)
     if _hit_a_limit(exc_type, message):
         return result(Status.RESOURCE_LIMIT, **fields)
+    lacking = missing_resource(exc_type, message, str(fields["trace"]))
+    if lacking:
+        return result(Status.ENVIRONMENT_ERROR, **{**fields, "message": f"{lacking} ({message})"})
     try:
         return result(Status(status), **fields)
     except ValueError:
