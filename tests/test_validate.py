@@ -95,3 +95,34 @@ def test_unknown_dataset_is_a_clear_error(tmp_path: Path) -> None:
 )
 def test_starter_compiles(starter: str, ok: bool) -> None:
     assert (starter_compiles(starter).status is Status.PASSED) is ok
+
+
+@pytest.mark.integration
+def test_envs_commands_build_list_path_gc(tmp_path: Path) -> None:
+    import os
+
+    env = {**os.environ, "PINBENCH_HOME": str(tmp_path / "home")}
+    env.setdefault("UV_CACHE_DIR", str(Path(os.environ["PINBENCH_HOME"]) / "uv-cache"))
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "pinbench", "envs", *args],
+            capture_output=True,
+            text=True,
+            env={**env, "COLUMNS": "200"},
+            timeout=300,
+        )
+
+    built = cli("build", "--pin", "pytest==8.3.4", "--python", "3.11")
+    assert built.returncode == 0, built.stderr
+    assert built.stdout.startswith("built ")
+    key = built.stdout.split()[1]
+    again = cli("build", "--pin", "pytest==8.3.4", "--python", "3.11")
+    assert again.stdout.startswith(f"reused {key}")
+    assert key in cli("list").stdout
+    path = cli("path", key[:10]).stdout.strip()
+    assert Path(path, "bin", "python").exists()
+    failed = cli("build", "--pin", "pinbench-no-such-package-xyz==1.0")
+    assert failed.returncode == 1 and "log:" in failed.stderr and "Traceback" not in failed.stderr
+    assert "removed 1" in cli("gc").stdout
+    assert not Path(path).exists()

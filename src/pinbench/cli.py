@@ -15,7 +15,13 @@ from rich.table import Table
 
 from pinbench import __version__
 from pinbench.envs import builder
-from pinbench.problems.loaders import LOADERS, DatasetError, LoadResult, load_dataset
+from pinbench.problems.loaders import (
+    LOADERS,
+    DatasetError,
+    LoadResult,
+    detect_format,
+    load_dataset,
+)
 from pinbench.problems.model import EnvSpec, env_spec_for
 from pinbench.sandbox.isolation import detect
 from pinbench.sandbox.outcome import Limits
@@ -44,13 +50,21 @@ class ValidationRun(BaseModel):
     schema_version: int = 1
     pinbench_version: str = __version__
     dataset: str
-    format: str | None
+    format: str
     isolation: str
     started_at: str
     seconds: float
     summary: dict[str, int]
     load_issues: list[str]
     problems: list[ProblemReport]
+
+
+def _detect(dataset: Path) -> str:
+    try:
+        return detect_format(dataset)
+    except DatasetError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from exc
 
 
 def _load(dataset: Path, fmt: str | None, strict: bool) -> LoadResult:
@@ -90,6 +104,7 @@ def validate_cmd(
     """
     started = time.monotonic()
     started_at = datetime.now(UTC).isoformat(timespec="seconds")
+    fmt = fmt or _detect(dataset)
     loaded = _load(dataset, fmt, strict)
     problems = [p for p in loaded.problems if not only or p.id in only]
     if not problems:

@@ -163,3 +163,4 @@ def test_gc_removes_environments(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert builder.gc(older_than_days=1) == []
     assert builder.gc() == [env.path]
     assert not env.path.exists() and builder.list_envs() == []
+    assert not list((envs_dir() / ".bytecode").glob("*.pyc"))  # unused bytecode pruned too

@@ -320,4 +320,8 @@ def gc(older_than_days: float | None = None) -> list[Path]:
         if not pid.isdigit() or not Path(f"/proc/{pid}").exists():
             shutil.rmtree(scratch, ignore_errors=True)
             removed.append(scratch)
+    for pyc in (root / ".bytecode").glob("*.pyc"):
+        with contextlib.suppress(OSError):
+            if pyc.stat().st_nlink == 1:  # no environment links it any more
+                pyc.unlink()
     return removed
