@@ -126,3 +126,40 @@ def test_envs_commands_build_list_path_gc(tmp_path: Path) -> None:
     assert failed.returncode == 1 and "log:" in failed.stderr and "Traceback" not in failed.stderr
     assert "removed 1" in cli("gc").stdout
     assert not Path(path).exists()
+
+
+E2E = Path(__file__).parent / "fixtures" / "e2e"
+
+
+@pytest.mark.integration
+def test_validate_gitchameleon2_directory(tmp_path: Path) -> None:
+    out = tmp_path / "gc2.json"
+    done = _validate(str(E2E / "gc2"), "--json", str(out))
+    doc = json.loads(out.read_text())
+    assert doc["format"] == "gitchameleon2"
+    by_id = {p["id"]: p for p in doc["problems"]}
+    sound = by_id["gc2-0"]
+    assert sound["verdict"] == "sound", sound
+    # hidden pytest module, visible pytest module, and the row's visible script all ran
+    assert {"hidden_test", "visible_test", "visible_script"} <= set(sound["checks"])
+    assert sound["python"].startswith("3.10.")
+    # the solutions file's answer (returns 4) is what gets validated, and it is wrong
+    wrong = by_id["gc2-1"]
+    assert wrong["verdict"] == "unsound"
+    assert wrong["checks"]["hidden_test"]["status"] == "failed"
+    assert wrong["python"].startswith("3.11.")
+    assert done.returncode == 1
+
+
+@pytest.mark.integration
+def test_validate_gitchameleon1_csv(tmp_path: Path) -> None:
+    out = tmp_path / "gc1.json"
+    done = _validate(str(E2E / "gc1.csv"), "--json", str(out))
+    doc = json.loads(out.read_text())
+    assert doc["format"] == "gitchameleon1"
+    first, second = doc["problems"]
+    assert first["verdict"] == "sound", first  # literal \n escapes became a runnable script
+    assert first["python"] is not None  # no Python column: the newest with wheels was chosen
+    assert second["verdict"] == "unsound"
+    assert second["checks"]["hidden_test"]["detail"].startswith("AssertionError")
+    assert done.returncode == 1

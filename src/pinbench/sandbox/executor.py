@@ -79,6 +79,8 @@ def probe(python: Path, isolation: Isolation) -> tuple[bool, str]:
         return False, "network still reachable"
     if isolation.mount and record.get("root_writable", 1):
         return False, "root filesystem still writable"
+    if isolation.drop_uid and record.get("uid", 0) == 0:
+        return False, "still running as root"
     return True, ""
 
 
