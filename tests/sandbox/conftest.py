@@ -13,8 +13,10 @@ from pinbench.problems.model import EnvSpec, TestKind, TestSpec
 from pinbench.sandbox.executor import execute, probe
 from pinbench.sandbox.isolation import FULL, USERNS, Isolation
 from pinbench.sandbox.outcome import Execution, Limits, Status
+from pinbench.sandbox.warm import WarmPools
 
 HOSTILE_MARK = "pinbench-hostile"
+PRELOAD = ("pytest",)
 
 
 @pytest.fixture(scope="session")
@@ -36,6 +38,17 @@ def isolation(request: pytest.FixtureRequest, env_python: Path) -> Isolation:
 @pytest.fixture
 def isolation_level(isolation: Isolation) -> str:
     return isolation.level
+
+
+@pytest.fixture(scope="session", params=["cold", "warm"])
+def pools(request: pytest.FixtureRequest, isolation: Isolation) -> Iterator[WarmPools | None]:
+    """Every test runs on the cold path (the reference) and through a warm server."""
+    if request.param == "cold":
+        yield None
+        return
+    warm = WarmPools(isolation, per_env=2)
+    yield warm
+    warm.close()
 
 
 def _host_state(paths: list[Path]) -> dict[str, tuple[int, int]]:
@@ -63,7 +76,9 @@ Run = Callable[..., Execution]
 
 
 @pytest.fixture
-def run(env_python: Path, dataset_dir: Path, isolation: Isolation) -> Iterator[Run]:
+def run(
+    env_python: Path, dataset_dir: Path, isolation: Isolation, pools: WarmPools | None
+) -> Iterator[Run]:
     """Execute a hostile program, then check the harness is alive and the host untouched."""
     watched = [Path.home(), Path("/tmp"), dataset_dir, env_python.parent.parent]
     before = _host_state(watched)
@@ -79,7 +94,9 @@ def run(env_python: Path, dataset_dir: Path, isolation: Isolation) -> Iterator[R
             kind=kind, code=test, module="sample_x" if kind is TestKind.PYTEST else None
         )
         limits = limits or Limits(wall_seconds=20, cpu_seconds=20)
-        return execute(env_python, program, spec, limits, isolation)
+        result = execute(env_python, program, spec, limits, isolation, warm=pools, preload=PRELOAD)
+        assert result.path == ("cold" if pools is None else "warm"), "warm path fell back to cold"
+        return result
 
     yield _run
     after = _host_state(watched)

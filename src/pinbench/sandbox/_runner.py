@@ -532,41 +532,134 @@ def _emit(fd, nonce, record, write, exit_now, code, streams=(), owner=None, getp
 
 
 def main():
+    """Cold path: one fresh interpreter per execution, the job on stdin."""
     job = json.loads(sys.stdin.buffer.read().decode("utf-8"))
-    nonce = job.pop("nonce")
-    proof_fd = int(job["proof_fd"])
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
+    run_job(job, in_server=False)
+
+
+def _mirror_child(child, exit_now):
+    """Wait for `child` and exit the way it did."""
+    while True:
+        _, status = os.waitpid(child, 0)
+        if os.WIFEXITED(status):
+            exit_now(os.WEXITSTATUS(status))
+        if os.WIFSIGNALED(status):
+            exit_now(128 + os.WTERMSIG(status))
+
+
+def prepare_server(iso, keep, tmpfs_bytes):
+    """A warm server's one-time setup, the part of the cold path's isolation that a series of
+    executions can share: it becomes pid 1 of its own pid namespace (the reaper every
+    execution's program sees as its parent), inside the read-only root. Returns in pid 1."""
+    _enter_namespaces(iso)
+    if iso.get("pid"):
+        child = os.fork()
+        if child:
+            _mirror_child(child, os._exit)
+        _libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)
+    if iso.get("mount"):
+        _build_root(keep, tmpfs_bytes, with_proc=bool(iso.get("pid")))
+    if os.getsid(0) != os.getpid():
+        os.setsid()
+
+
+class _Deadline(Exception):
+    pass
+
+
+def _on_alarm(signum, frame):
+    raise _Deadline()
+
+
+def clean_up_after(child, wall):
+    """In a warm server: wait for the execution up to its wall deadline (then kill it), and when
+    we are pid 1 kill and reap whatever it left behind (daemons, orphans), as the end of a cold
+    run's pid namespace would. Returns (wait status, whether the deadline struck)."""
+    import signal
+
+    signal.signal(signal.SIGALRM, _on_alarm)
+    timed_out = False
+    try:
+        signal.setitimer(signal.ITIMER_REAL, max(0.001, wall))
+        _, status = os.waitpid(child, 0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    except _Deadline:
+        timed_out = True
+        os.kill(child, 9)
+        _, status = os.waitpid(child, 0)
+    if os.getpid() == 1:
+        try:
+            os.kill(-1, 9)  # pid 1 of our namespace: every process here but us
+        except OSError:
+            pass
+        while True:
+            try:
+                os.waitpid(-1, 0)
+            except ChildProcessError:
+                break
+    return status, timed_out
+
+
+CGROUP_ROOT_FD = []  # a warm server keeps the cgroup hierarchy open: its root hides the path
+
+
+def _join_cgroup(group):
+    """Move this process into `group` (a path; relative to CGROUP_ROOT_FD in a warm server)."""
+    data = str(os.getpid()).encode()
+    if CGROUP_ROOT_FD:
+        fd = os.open(os.path.join(group, "cgroup.procs"), os.O_WRONLY, dir_fd=CGROUP_ROOT_FD[0])
+    else:
+        fd = os.open(os.path.join(group, "cgroup.procs"), os.O_WRONLY)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
+def _fresh_scratch(tmpfs_bytes):
+    """In a child of a warm server: a new /tmp, /var/tmp and /dev/shm of its own."""
+    _mount("none", "/", None, MS_REC | MS_PRIVATE, None)
+    for scratch in ("/tmp", "/var/tmp", "/dev/shm"):
+        _tmpfs(scratch, tmpfs_bytes)
+
+
+def run_job(job, in_server):
+    """Isolate this process as `job` asks, run the program and its test, write the proof, exit.
+
+    Shared by the cold path and the children of warm servers (`in_server`: the server already
+    is the pid-1 reaper inside the read-only root), so a program gets the same sandbox, the same
+    process tree above it and the same grading either way."""
+    nonce = job.pop("nonce")
+    proof_fd = int(job["proof_fd"])
     # Bound before untrusted code runs, so a program that patches os cannot reroute the proof.
     write, exit_now, getpid, started = os.write, os._exit, os.getpid, time.time()
     streams = (sys.stdout, sys.stderr)
     record = {"status": "harness_error"}
     iso = job.get("isolation", {})
+    tmpfs_bytes = int(job["limits"].get("tmpfs_bytes", 256 << 20))
     try:
         if job.get("cgroup"):  # first, while still privileged: every descendant inherits it
-            _write_file(os.path.join(job["cgroup"], "cgroup.procs"), str(os.getpid()))
-        _enter_namespaces(iso)
-        if iso.get("pid"):
-            child = os.fork()
-            if child:
-                os.close(proof_fd)
-                while True:
-                    _, status = os.waitpid(child, 0)
-                    if os.WIFEXITED(status):
-                        exit_now(os.WEXITSTATUS(status))
-                    if os.WIFSIGNALED(status):
-                        exit_now(128 + os.WTERMSIG(status))
-        if iso.get("mount"):
-            _build_root(
-                job.get("keep", ()),
-                int(job["limits"].get("tmpfs_bytes", 256 << 20)),
-                with_proc=bool(iso.get("pid")),
-            )
-        if os.getsid(0) != os.getpid():
-            os.setsid()
-        if iso.get("pid"):
-            _libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)
-            _reap_until(os.fork(), exit_now)
+            _join_cgroup(job["cgroup"])
+        if in_server:  # user and pid namespaces, root and reaper: the server's, shared
+            _enter_namespaces(dict(iso, userns=False, pid=False))
+            if iso.get("mount"):
+                _fresh_scratch(tmpfs_bytes)
+        else:
+            _enter_namespaces(iso)
+            if iso.get("pid"):
+                child = os.fork()
+                if child:
+                    os.close(proof_fd)
+                    _mirror_child(child, exit_now)
+            if iso.get("mount"):
+                _build_root(job.get("keep", ()), tmpfs_bytes, with_proc=bool(iso.get("pid")))
+            if os.getsid(0) != os.getpid():
+                os.setsid()
+            if iso.get("pid"):
+                _libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)
+                _reap_until(os.fork(), exit_now)
         if job["mode"] == "script":  # on disk too, so tracebacks can quote its lines
             job["files"]["program.py"] = _script_source(job)
         _lay_out_files(job["files"], bool(iso.get("mount")))

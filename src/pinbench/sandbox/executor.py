@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from pinbench.problems.model import TestKind, TestSpec
-from pinbench.sandbox.cgroups import pids_cgroup
+from pinbench.sandbox.cgroups import pids_cgroup, pids_root
 from pinbench.sandbox.infra_failure import missing_resource
 from pinbench.sandbox.isolation import Isolation, UidPool, detect
 from pinbench.sandbox.outcome import Execution, Limits, Status
+from pinbench.sandbox.warm import ServerBroken, WarmPools, WarmServer
 
 RUNNER = Path(__file__).with_name("_runner.py")
 _UIDS = UidPool()
@@ -51,13 +52,29 @@ def execute(
     test: TestSpec,
     limits: Limits | None = None,
     isolation: Isolation | None = None,
+    *,
+    warm: WarmPools | None = None,
+    preload: tuple[str, ...] = (),
 ) -> Execution:
-    """Run `program` with `test` under `python`; the outcome is graded from the proof record."""
+    """Run `program` with `test` under `python`; the outcome is graded from the proof record.
+
+    With `warm`, a warm server with `preload` imported forks the execution (same isolation and
+    grading); if no server can take it, the cold path runs it instead.
+    """
     limits = limits or Limits()
-    isolation = isolation or detect()
+    if warm is not None:
+        try:
+            with warm.lease(python, preload) as server:
+                return _run_job(python, _job(program, test), limits, warm.isolation, server)
+        except ServerBroken:
+            warm.fallbacks += 1  # fall back to the cold path, the reference
+    return _run_job(python, _job(program, test), limits, isolation or detect())
+
+
+def _job(program: str, test: TestSpec) -> dict[str, Any]:
     if test.kind is TestKind.PYTEST:
         module = test.module or "solution"
-        job: dict[str, Any] = {
+        return {
             "mode": "pytest",
             "program": program,
             "module": module,
@@ -66,7 +83,7 @@ def execute(
         }
     else:
         job = {"mode": "script", "program": program, "test": test.code, "files": {}}
-    return _run_job(python, job, limits, isolation)
+    return job
 
 
 def probe(python: Path, isolation: Isolation) -> tuple[bool, str]:
@@ -84,7 +101,13 @@ def probe(python: Path, isolation: Isolation) -> tuple[bool, str]:
     return True, ""
 
 
-def _run_job(python: Path, job: dict[str, Any], limits: Limits, isolation: Isolation) -> Execution:
+def _run_job(
+    python: Path,
+    job: dict[str, Any],
+    limits: Limits,
+    isolation: Isolation,
+    server: WarmServer | None = None,
+) -> Execution:
     if not python.exists():
         return Execution(
             status=Status.ENVIRONMENT_ERROR,
@@ -92,8 +115,9 @@ def _run_job(python: Path, job: dict[str, Any], limits: Limits, isolation: Isola
             isolation=isolation.level,
             limits=limits,
         )
-    job["keep"] = _visible_paths(python)
+    job["keep"] = visible_paths(python)
     job["limits"] = {
+        "wall_seconds": limits.wall_seconds,
         "address_space": limits.address_space_bytes,
         "cpu_seconds": limits.cpu_seconds,
         "processes": limits.processes,
@@ -106,11 +130,13 @@ def _run_job(python: Path, job: dict[str, Any], limits: Limits, isolation: Isola
             uid = stack.enter_context(_UIDS.lease())
         else:  # the same uid as us: only a cgroup can cap them (moving into one costs ~25 ms)
             uid, group = None, stack.enter_context(pids_cgroup(limits.processes))
-            job["cgroup"] = str(group) if group else None
-        return _spawn(python, job, limits, isolation, uid)
+            root = pids_root()
+            if group and root:  # a warm server finds it relative to the hierarchy it holds
+                job["cgroup"] = str(group.relative_to(root)) if server else str(group)
+        return _spawn(python, job, limits, isolation, uid, server)
 
 
-def _visible_paths(python: Path) -> list[str]:
+def visible_paths(python: Path) -> list[str]:
     """The directories the sandbox must see: the environment and its base interpreter."""
     env_prefix = python.absolute().parent.parent
     base_prefix = python.resolve().parent.parent
@@ -118,29 +144,32 @@ def _visible_paths(python: Path) -> list[str]:
 
 
 def _spawn(
-    python: Path, job: dict[str, Any], limits: Limits, isolation: Isolation, uid: int | None
+    python: Path,
+    job: dict[str, Any],
+    limits: Limits,
+    isolation: Isolation,
+    uid: int | None,
+    server: WarmServer | None,
 ) -> Execution:
     nonce = secrets.token_hex(16)
     read_end, write_end = os.pipe()
     job.update(nonce=nonce, proof_fd=write_end, isolation=isolation.job_flags(uid))
     proof = bytearray()
     reader = threading.Thread(target=_drain, args=(read_end, proof), daemon=True)
+    # Records fit the pipe's buffer, so the proof is read once the run is over.
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.monotonic()
         try:
-            proc = subprocess.Popen(
-                [str(python), "-I", "-B", str(RUNNER)],
-                stdin=subprocess.PIPE,
-                stdout=out,
-                stderr=err,
-                env=sandbox_environ(python),
-                cwd="/",
-                start_new_session=True,
-                pass_fds=(write_end,),
-            )
-        except OSError as exc:
+            if server is None:
+                returncode, timed_out = _cold(python, job, (out, err, write_end), limits)
+            else:
+                fds = (out.fileno(), err.fileno(), write_end)
+                returncode, timed_out = server.run(job, fds, limits.wall_seconds)
+        except (OSError, ServerBroken) as exc:
             os.close(read_end)
             os.close(write_end)
+            if isinstance(exc, ServerBroken):
+                raise
             return Execution(
                 status=Status.ENVIRONMENT_ERROR,
                 message=f"cannot start {python}: {exc}",
@@ -149,28 +178,47 @@ def _spawn(
             )
         os.close(write_end)
         reader.start()
-        timed_out = _feed_and_wait(proc, json.dumps(job).encode(), limits.wall_seconds)
-        seconds = time.monotonic() - started
-        _kill_group(proc.pid)
         reader.join(timeout=5)
+        seconds = time.monotonic() - started
         stdout, out_full = _read_capped(out, limits)
         stderr, err_full = _read_capped(err, limits)
     return _grade(
         proof=bytes(proof),
         nonce=nonce,
-        returncode=proc.returncode,
+        returncode=returncode,
         timed_out=timed_out,
         output_exceeded=out_full or err_full,
         base=Execution(
             status=Status.HARNESS_ERROR,
             stdout=stdout,
             stderr=stderr,
-            exit_code=proc.returncode,
+            exit_code=returncode,
             seconds=seconds,
             isolation=isolation.level,
+            path="cold" if server is None else "warm",
             limits=limits,
         ),
     )
+
+
+def _cold(
+    python: Path, job: dict[str, Any], fds: tuple[IO[bytes], IO[bytes], int], limits: Limits
+) -> tuple[int, bool]:
+    """A fresh interpreter running the runner: (exit status, killed by the deadline)."""
+    out, err, proof = fds
+    proc = subprocess.Popen(
+        [str(python), "-I", "-B", str(RUNNER)],
+        stdin=subprocess.PIPE,
+        stdout=out,
+        stderr=err,
+        env=sandbox_environ(python),
+        cwd="/",
+        start_new_session=True,
+        pass_fds=(proof,),
+    )
+    timed_out = _feed_and_wait(proc, json.dumps(job).encode(), limits.wall_seconds)
+    _kill_group(proc.pid)  # whatever it left behind outside a pid namespace
+    return proc.returncode, timed_out
 
 
 def _feed_and_wait(proc: subprocess.Popen[bytes], payload: bytes, wall: float) -> bool:

@@ -52,6 +52,7 @@ class Execution(BaseModel):
     seconds: float = 0.0
     tests: dict[str, int] = Field(default_factory=dict)
     isolation: str = ""
+    path: str = Field(default="cold", description="cold (fresh interpreter) or warm (forked)")
     limits: Limits = Field(default_factory=Limits)
 
     @property
