@@ -72,6 +72,8 @@ def _enter_namespaces(iso):
         flags |= CLONE_NEWNS
     if iso.get("net"):
         flags |= CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWIPC
+    if iso.get("ipc"):
+        flags |= CLONE_NEWIPC
     if iso.get("pid"):
         flags |= CLONE_NEWPID
     if not flags:
@@ -549,6 +551,16 @@ def _mirror_child(child, exit_now):
             exit_now(128 + os.WTERMSIG(status))
 
 
+def warm_up():
+    """Import what a run imports lazily, once in the warm server rather than in every child."""
+    import resource  # noqa: F401
+    import signal  # noqa: F401
+    import traceback  # noqa: F401
+    import types  # noqa: F401
+
+    _snapshot()
+
+
 def prepare_server(iso, keep, tmpfs_bytes):
     """A warm server's one-time setup, the part of the cold path's isolation that a series of
     executions can share: it becomes pid 1 of its own pid namespace (the reaper every
@@ -642,8 +654,11 @@ def run_job(job, in_server):
     try:
         if job.get("cgroup"):  # first, while still privileged: every descendant inherits it
             _join_cgroup(job["cgroup"])
-        if in_server:  # user and pid namespaces, root and reaper: the server's, shared
-            _enter_namespaces(dict(iso, userns=False, pid=False))
+        if in_server:
+            # The server's user, pid and network namespaces (no interface up) and its root are
+            # shared: it runs one execution at a time and kills all it left before the next.
+            # Fresh per execution: mounts (scratch) and SysV IPC (whose objects outlive processes).
+            _enter_namespaces({"mount": iso.get("mount"), "ipc": iso.get("net")})
             if iso.get("mount"):
                 _fresh_scratch(tmpfs_bytes)
         else:

@@ -77,6 +77,7 @@ def main():
             importlib.import_module(name)
         except BaseException as exc:  # a library that does not import is the host's to report
             failed[name] = "%s: %s" % (type(exc).__name__, exc)
+    _runner.warm_up()
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     _send(sock, {"ready": True, "failed": failed, "pid": os.getpid()})

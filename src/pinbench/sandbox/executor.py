@@ -157,7 +157,7 @@ def _spawn(
     proof = bytearray()
     reader = threading.Thread(target=_drain, args=(read_end, proof), daemon=True)
     # Records fit the pipe's buffer, so the proof is read once the run is over.
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    with _capture_file("stdout") as out, _capture_file("stderr") as err:
         started = time.monotonic()
         try:
             if server is None:
@@ -199,6 +199,14 @@ def _spawn(
             limits=limits,
         ),
     )
+
+
+def _capture_file(name: str) -> IO[bytes]:
+    """An anonymous in-memory file (RLIMIT_FSIZE still applies to it) for captured output."""
+    try:
+        return os.fdopen(os.memfd_create(f"pinbench-{name}"), "w+b")
+    except (AttributeError, OSError):
+        return tempfile.TemporaryFile()
 
 
 def _cold(
