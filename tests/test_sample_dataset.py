@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
 
+from pinbench.executions import ExecutionService
 from pinbench.problems.loaders import load_dataset
 from pinbench.problems.model import ChangeCategory, TestKind
 from pinbench.validate import Verdict, validate
@@ -35,3 +37,37 @@ def test_every_sample_problem_is_sound() -> None:
     }
     assert not unsound
     assert len(reports) == 30
+
+
+@pytest.mark.integration
+def test_warm_and_cold_paths_agree_on_real_problems() -> None:
+    """The warm servers must grade exactly as the cold path, the reference, on real problems,
+    including a wrong solution for each (the reference's starter code with a `pass` body)."""
+    problems = load_dataset(SAMPLE, strict=True).problems[::3]  # one problem per pin
+    broken = [
+        p.model_copy(update={"id": p.id + "-wrong", "solution": _with_pass_body(p.starter_code)})
+        for p in problems
+    ]
+    outcomes = {}
+    for warm in (False, True):
+        service = ExecutionService(jobs=2, warm=warm, cache=False)
+        try:
+            reports = validate(problems + broken, jobs=2, service=service)
+            assert service.stats()["warm_fallbacks"] == 0
+        finally:
+            service.close()
+        outcomes[warm] = {(r.id, k): c.status for r in reports for k, c in r.checks.items()}
+        assert {r.path for r in reports} == {"warm" if warm else "cold"}
+    assert outcomes[True] == outcomes[False]
+    assert any(status.value == "failed" for status in outcomes[True].values())
+
+
+def _with_pass_body(starter: str) -> str:
+    """The starter as a program: as it is when it parses (a docstring body), else with `pass`."""
+    try:
+        ast.parse(starter)
+        return starter
+    except SyntaxError:
+        lines = starter.rstrip().splitlines()
+        indent = lines[-1][: len(lines[-1]) - len(lines[-1].lstrip())]
+        return starter.rstrip() + "\n" + indent + "    pass\n"

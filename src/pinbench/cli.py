@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,6 +16,7 @@ from rich.table import Table
 
 from pinbench import __version__
 from pinbench.envs import builder
+from pinbench.executions import ExecutionService
 from pinbench.problems.loaders import (
     LOADERS,
     DatasetError,
@@ -56,6 +58,7 @@ class ValidationRun(BaseModel):
     seconds: float
     summary: dict[str, int]
     load_issues: list[str]
+    executions: dict[str, int]
     problems: list[ProblemReport]
 
 
@@ -83,11 +86,25 @@ def validate_cmd(
     dataset: Annotated[Path, typer.Argument(help="Dataset file or directory.")],
     fmt: FormatOpt = None,
     strict: StrictOpt = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Parallel builds and executions.")] = 2,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Parallel builds and executions (default: cores).")
+    ] = os.cpu_count() or 2,
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Write per-problem outcomes.")
     ] = None,
-    timeout: Annotated[float, typer.Option(help="Wall seconds per execution.")] = 60.0,
+    timeout: Annotated[
+        float,
+        typer.Option(
+            help="Cap on an execution's wall seconds; the reference's runtime calibrates "
+            "the deadline below it."
+        ),
+    ] = 60.0,
+    cold: Annotated[
+        bool, typer.Option("--cold", help="A fresh interpreter per execution (no warm servers).")
+    ] = False,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Ignore and do not fill the outcome cache.")
+    ] = False,
     only: Annotated[
         list[str] | None, typer.Option("--only", help="Validate only these problem ids.")
     ] = None,
@@ -123,7 +140,15 @@ def validate_cmd(
         def on_progress(event: str, _report: ProblemReport | None) -> None:
             progress.advance(envs_task if event == "built" else probs_task)
 
-        reports = validate(problems, jobs=jobs, limits=limits, on_progress=on_progress)
+        service = ExecutionService(
+            jobs=jobs, warm=not cold, cache=not no_cache, isolation=isolation
+        )
+        try:
+            reports = validate(
+                problems, jobs=jobs, limits=limits, service=service, on_progress=on_progress
+            )
+        finally:
+            service.close()
     _print_reports(reports)
     summary = {v.value: sum(r.verdict is v for r in reports) for v in Verdict}
     summary["problems"] = len(reports)
@@ -138,13 +163,21 @@ def validate_cmd(
                 seconds=round(time.monotonic() - started, 3),
                 summary=summary,
                 load_issues=[str(i) for i in loaded.issues],
+                executions=service.stats(),
                 problems=reports,
             ),
         )
+    stats = service.stats()
     console.print(
         f"{summary['sound']}/{len(reports)} sound, {summary['unsound']} unsound, "
         f"{summary['unverified']} unverified (infrastructure) "
         f"in {time.monotonic() - started:.1f}s"
+    )
+    err.print(
+        f"executions: {stats['cache_hits']} cached, {stats['cache_misses']} run; "
+        f"{stats['warm_servers_started']} warm servers "
+        f"(peak {stats['warm_peak_rss_bytes'] / 2**20:.0f} MB), "
+        f"{stats['warm_fallbacks']} cold fallbacks"
     )
     if summary["sound"] != len(reports):
         raise typer.Exit(1)

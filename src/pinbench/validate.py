@@ -18,9 +18,10 @@ from pydantic import BaseModel, Field
 
 from pinbench.envs.builder import EnvError, Environment, ensure
 from pinbench.envs.imports import import_names
+from pinbench.executions import ExecutionService
 from pinbench.problems.model import EnvSpec, Problem, TestKind, TestSpec, env_spec_for
-from pinbench.sandbox.executor import execute
 from pinbench.sandbox.outcome import Execution, Limits, Status
+from pinbench.sandbox.timeouts import Calibration
 
 
 class Verdict(StrEnum):
@@ -53,6 +54,8 @@ class ProblemReport(BaseModel):
     interpreter: str | None = None
     substitution: str | None = None
     isolation: str = ""
+    path: str = ""
+    calibration: Calibration | None = None
 
     @property
     def failing(self) -> list[str]:
@@ -83,34 +86,53 @@ def _with_placeholder_body(starter: str) -> str:
     return starter.rstrip() + "\n" + indent + "    pass\n"
 
 
-def _import_check(env: Environment, problem: Problem, limits: Limits) -> Check:
+def preload_for(env: Environment, problem: Problem) -> tuple[str, ...]:
+    """What a warm server for this problem should import: its pins' modules, and pytest when a
+    test is a pytest module."""
     modules: list[str] = []
     for pin in problem.pins:
         modules += import_names(env.path, pin)
+    tests = [problem.visible_test, problem.hidden_test, *problem.extra_tests.values()]
+    if any(t is not None and t.kind is TestKind.PYTEST for t in tests):
+        modules.append("pytest")
+    return tuple(dict.fromkeys(modules))
+
+
+def _import_check(
+    service: ExecutionService, env: Environment, problem: Problem, limits: Limits
+) -> Check:
+    modules = [m for m in preload_for(env, problem) if m != "pytest"]
     if not modules:
         return Check(status=Status.ENVIRONMENT_ERROR, detail="no importable module found for pins")
-    program = "\n".join(f"import {m}" for m in dict.fromkeys(modules))
-    result = execute(env.python, program, TestSpec(kind=TestKind.SCRIPT, code=""), limits)
+    program = "\n".join(f"import {m}" for m in modules)
+    test = TestSpec(kind=TestKind.SCRIPT, code="")
+    result = service.run(env, program, test, limits, preload_for(env, problem))
     check = Check.of(result)
     if result.status is Status.FAILED:  # a pinned library that does not import is the env's fault
         check.status = Status.ENVIRONMENT_ERROR
     return check.model_copy(update={"detail": check.detail or ", ".join(modules)})
 
 
-def check_problem(env: Environment, problem: Problem, limits: Limits) -> ProblemReport:
+def check_problem(
+    service: ExecutionService, env: Environment, problem: Problem, cap: Limits
+) -> ProblemReport:
+    """Hidden test first, with the cap as deadline: its runtime calibrates the other checks'."""
     report = _base_report(problem, env)
     report.checks["starter_compiles"] = starter_compiles(problem.starter_code)
-    report.checks["imports"] = _import_check(env, problem, limits)
-    tests = {
-        "visible_test": problem.visible_test,
-        "hidden_test": problem.hidden_test,
-        **problem.extra_tests,
-    }
-    for name, test in tests.items():
+    preload = preload_for(env, problem)
+    report.checks["imports"] = _import_check(service, env, problem, cap)
+    hidden = service.run(env, problem.solution, problem.hidden_test, cap, preload)
+    calibration = Calibration(reference_seconds=hidden.seconds, cap_seconds=cap.wall_seconds)
+    report.calibration = calibration
+    report.isolation, report.path = hidden.isolation, hidden.path
+    calibrated = cap.model_copy(update={"wall_seconds": calibration.deadline})
+    others = {"visible_test": problem.visible_test, **problem.extra_tests}
+    for name, test in others.items():
         if test is not None:
-            result = execute(env.python, problem.solution, test, limits)
-            report.checks[name] = Check.of(result)
-            report.isolation = result.isolation
+            report.checks[name] = Check.of(
+                service.run(env, problem.solution, test, calibrated, preload)
+            )
+    report.checks["hidden_test"] = Check.of(hidden)
     report.verdict = _verdict(report.checks)
     return report
 
@@ -152,6 +174,7 @@ def validate(
     *,
     jobs: int = 2,
     limits: Limits | None = None,
+    service: ExecutionService | None = None,
     on_progress: Callable[[str, ProblemReport | None], None] | None = None,
 ) -> list[ProblemReport]:
     """Validate all problems; results come back in dataset order.
@@ -161,6 +184,8 @@ def validate(
     ("checked", report) per problem.
     """
     limits = limits or Limits()
+    owned = service is None
+    service = service or ExecutionService(jobs=jobs)
     notify = on_progress or (lambda _event, _report: None)
     groups: dict[EnvSpec, list[int]] = {}
     for i, problem in enumerate(problems):
@@ -180,7 +205,7 @@ def validate(
 
         def run_one(index: int, env: Environment) -> None:
             try:
-                report = check_problem(env, problems[index], limits)
+                report = check_problem(service, env, problems[index], limits)
             except Exception as exc:  # a harness fault on one problem must not stop the run
                 report = _base_report(problems[index], env)
                 report.checks["harness"] = Check(status=Status.HARNESS_ERROR, detail=repr(exc))
@@ -208,6 +233,8 @@ def validate(
                 break
             for future in waiting:
                 future.result()
+    if owned:
+        service.close()
     return [r for r in reports if r is not None]
 
 

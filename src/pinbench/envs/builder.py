@@ -82,8 +82,44 @@ def interpreters() -> tuple[Interpreter, ...]:
 
 
 def resolve(spec: EnvSpec, available: tuple[Interpreter, ...] | None = None) -> Resolution:
-    """Pick the requested interpreter, or the nearest one that has wheels for every pin."""
+    """Pick the requested interpreter, or the nearest one that has wheels for every pin.
+
+    Remembered on disk per (spec, interpreters available): upload dates never change, so a
+    resolution stays right until the set of interpreters does.
+    """
     candidates = interpreters() if available is None else available
+    memo = _resolution_file(spec, candidates)
+    try:
+        stored = json.loads(memo.read_text())
+        chosen = next(i for i in candidates if str(i.path) == stored["interpreter"])
+        as_of = date.fromisoformat(stored["as_of"]) if stored["as_of"] else None
+        return Resolution(spec, chosen, as_of, stored["substitution"])
+    except (OSError, ValueError, KeyError, StopIteration):
+        pass
+    resolution = _resolve(spec, candidates)
+    if resolution.as_of is not None or spec.as_of is not None:  # not an offline guess
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        memo.write_text(
+            json.dumps(
+                {
+                    "interpreter": str(resolution.interpreter.path),
+                    "as_of": resolution.as_of.isoformat() if resolution.as_of else None,
+                    "substitution": resolution.substitution,
+                }
+            )
+        )
+    return resolution
+
+
+def _resolution_file(spec: EnvSpec, candidates: tuple[Interpreter, ...]) -> Path:
+    payload = json.dumps(
+        [spec.model_dump(mode="json"), [[str(i.path), list(i.version)] for i in candidates]],
+        sort_keys=True,
+    )
+    return envs_dir() / ".resolutions" / f"{hashlib.sha256(payload.encode()).hexdigest()}.json"
+
+
+def _resolve(spec: EnvSpec, candidates: tuple[Interpreter, ...]) -> Resolution:
     pool = [i for i in candidates if i.implementation == "CPython"]
     if not pool:
         raise EnvError("no Python interpreter found (set PINBENCH_PYTHONS to point at some)")

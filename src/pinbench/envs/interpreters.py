@@ -42,7 +42,7 @@ def candidate_paths() -> list[Path]:
         if "shims" not in directory:  # pyenv shims dispatch on cwd; take the real binaries below
             found.extend(_executables_in(Path(directory)))
     roots = {os.environ.get("PYENV_ROOT", ""), str(Path.home() / ".pyenv")}
-    if shutil.which("pyenv"):
+    if not any(Path(r, "versions").is_dir() for r in roots if r) and shutil.which("pyenv"):
         roots.add(_run_text(["pyenv", "root"]))
     for root in filter(None, roots):
         for version_dir in sorted(Path(root, "versions").glob("*")):
@@ -64,13 +64,13 @@ def _looks_like_python(name: str) -> bool:
 
 
 def _uv_pythons() -> list[Path]:
-    uv = uv_binary()
-    text = _run_text([uv, "python", "list", "--only-installed", "--output-format", "json"])
-    try:
-        rows = json.loads(text) if text else []
-    except ValueError:
-        return []
-    return [Path(row["path"]) for row in rows if row.get("path")]
+    """Interpreters uv installed (`uv python install`), found where uv keeps them."""
+    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    root = Path(os.environ.get("UV_PYTHON_INSTALL_DIR") or Path(data_home, "uv", "python"))
+    found: list[Path] = []
+    for install in sorted(root.glob("cpython-*")) if root.is_dir() else []:
+        found.extend(_executables_in(install / "bin"))
+    return found
 
 
 def uv_binary() -> str:

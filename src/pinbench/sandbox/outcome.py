@@ -53,6 +53,7 @@ class Execution(BaseModel):
     tests: dict[str, int] = Field(default_factory=dict)
     isolation: str = ""
     path: str = Field(default="cold", description="cold (fresh interpreter) or warm (forked)")
+    cached: bool = Field(default=False, description="served from the outcome cache")
     limits: Limits = Field(default_factory=Limits)
 
     @property

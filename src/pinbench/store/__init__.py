@@ -1,0 +1,1 @@
+"""Persistent state in SQLite: outcomes now; runs and generations later."""

@@ -1,0 +1,21 @@
+"""Calibrated deadlines: a factor of the reference's runtime, between a floor and a cap."""
+
+from __future__ import annotations
+
+import pytest
+
+from pinbench.sandbox.timeouts import Calibration
+
+
+@pytest.mark.parametrize(
+    ("reference", "deadline"),
+    [(0.05, 5.0), (0.7, 7.0), (3.0, 30.0), (100.0, 60.0)],
+)
+def test_deadline_scales_between_floor_and_cap(reference: float, deadline: float) -> None:
+    assert Calibration(reference_seconds=reference).deadline == deadline
+
+
+def test_custom_factor_floor_cap() -> None:
+    calibration = Calibration(reference_seconds=2, factor=3, floor_seconds=1, cap_seconds=5)
+    assert calibration.deadline == 5
+    assert Calibration(reference_seconds=0.1, factor=3, floor_seconds=1).deadline == 1
