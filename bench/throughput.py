@@ -1,0 +1,157 @@
+"""Executions per second, side by side on the same programs:
+
+  warm      pinbench, warm servers (library preloaded, one forked sandboxed child per run)
+  cold      pinbench, a fresh sandboxed interpreter per run
+  fresh     `python program.py` per run, no sandbox (the usual way, minus pytest)
+  pytest    the GitChameleon-style baseline: `python -m venv` + `pip install` per environment,
+            then `python -m pytest` per sample in a thread pool of 0.75 x cores
+
+Usage: uv run python bench/throughput.py [--n 300] [--n-slow 40]
+Slow paths run the first --n-slow programs of the same list. Tiny numpy tests, then pandas.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from pinbench.envs.builder import Environment, ensure
+from pinbench.problems.model import EnvSpec, TestKind, TestSpec
+from pinbench.sandbox.executor import execute
+from pinbench.sandbox.isolation import detect
+from pinbench.sandbox.outcome import Status
+from pinbench.sandbox.warm import WarmPools
+
+CORES = os.cpu_count() or 2
+JOBS = CORES
+BASELINE_THREADS = max(1, math.ceil(0.75 * CORES))
+
+SUITES = {
+    "numpy": (
+        EnvSpec(python="3.9", pins=("numpy==1.21.6",)),
+        "import numpy as np\ndef f(x):\n    return int(np.square(np.int64(x))) + {i}\n",
+        "assert f(3) == 9 + {i}",
+    ),
+    "pandas": (
+        EnvSpec(python="3.9", pins=("pandas==1.3.5",)),
+        "import pandas as pd\ndef f(x):\n    return int(pd.Series([x, x]).sum()) + {i}\n",
+        "assert f(3) == 6 + {i}",
+    ),
+}
+
+
+def rate(n: int, run: Callable[[int], bool], jobs: int) -> tuple[float, int]:
+    started = time.perf_counter()
+    with ThreadPoolExecutor(jobs) as pool:
+        ok = sum(pool.map(run, range(n)))
+    return n / (time.perf_counter() - started), ok
+
+
+def pinbench_path(env: Environment, program: str, test: str, pools: WarmPools | None, preload: str):
+    iso = detect()
+
+    def run(i: int) -> bool:
+        result = execute(
+            env.python,
+            program.format(i=i),
+            TestSpec(kind=TestKind.SCRIPT, code=test.format(i=i)),
+            isolation=iso,
+            warm=pools,
+            preload=(preload,),
+        )
+        return result.status is Status.PASSED
+
+    return run
+
+
+def fresh_path(python: Path, program: str, test: str, workdir: Path):
+    def run(i: int) -> bool:
+        path = workdir / f"fresh_{i}.py"
+        path.write_text(program.format(i=i) + "\n" + test.format(i=i) + "\n")
+        return subprocess.run([str(python), str(path)], capture_output=True).returncode == 0
+
+    return run
+
+
+def pytest_path(python: Path, program: str, test: str, workdir: Path):
+    def run(i: int) -> bool:
+        sample = workdir / f"s{i}"
+        sample.mkdir(exist_ok=True)
+        (sample / f"sample_{i}.py").write_text(program.format(i=i))
+        (sample / f"test_sample_{i}.py").write_text(
+            f"from sample_{i} import f\n\ndef test_f():\n    {test.format(i=i)}\n"
+        )
+        done = subprocess.run(
+            [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", str(sample)],
+            capture_output=True,
+            cwd=sample,
+        )
+        return done.returncode == 0
+
+    return run
+
+
+def baseline_env(interpreter: Path, pins: tuple[str, ...], target: Path) -> float:
+    started = time.perf_counter()
+    subprocess.run([str(interpreter), "-m", "venv", str(target)], check=True)
+    subprocess.run(
+        [str(target / "bin" / "pip"), "install", "-q", "pytest", *pins],
+        check=True,
+        capture_output=True,
+    )
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--n", type=int, default=300)
+    parser.add_argument("--n-slow", type=int, default=40)
+    args = parser.parse_args()
+    print(f"{CORES} cores; pinbench --jobs {JOBS}; baseline threads {BASELINE_THREADS}")
+    print(f"isolation: {detect().level}")
+    for name, (spec, program, test) in SUITES.items():
+        env = ensure(spec)
+        module = "numpy" if name == "numpy" else "pandas"
+        pools = WarmPools(detect(), per_env=JOBS)
+        warm_run = pinbench_path(env, program, test, pools, module)
+        warm_run(0)  # start-up is not throughput: servers start once per environment
+        for _ in range(JOBS):
+            warm_run(0)
+        results: dict[str, tuple[float, int, int]] = {}
+        r, ok = rate(args.n, warm_run, JOBS)
+        results["pinbench warm"] = (r, ok, args.n)
+        pools.rss_bytes()
+        peak = pools.peak_rss_bytes
+        pools.close()
+        r, ok = rate(args.n_slow, pinbench_path(env, program, test, None, module), JOBS)
+        results["pinbench cold"] = (r, ok, args.n_slow)
+        with tempfile.TemporaryDirectory() as tmp:
+            work = Path(tmp)
+            interpreter = env.resolution.interpreter.path
+            venv_seconds = baseline_env(interpreter, spec.pins, work / "venv")
+            python = work / "venv" / "bin" / "python"
+            r, ok = rate(args.n_slow, fresh_path(python, program, test, work), BASELINE_THREADS)
+            results["fresh interpreter"] = (r, ok, args.n_slow)
+            r, ok = rate(args.n_slow, pytest_path(python, program, test, work), BASELINE_THREADS)
+            results["pytest per sample"] = (r, ok, args.n_slow)
+            shutil.rmtree(work / "venv", ignore_errors=True)
+        warm = results["pinbench warm"][0]
+        print(f"\n{name} ({' '.join(spec.pins)}, Python {env.resolution.interpreter.minor})")
+        print(f"  baseline venv + pip install: {venv_seconds:.1f} s per environment")
+        for label, (r, ok, n) in results.items():
+            print(f"  {label:18} {r:7.1f} exec/s  ({ok}/{n} passed)   warm is {warm / r:5.1f}x")
+        print(f"  warm servers' peak RSS: {peak / 2**20:.0f} MB ({JOBS} servers)")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

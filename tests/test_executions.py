@@ -1,0 +1,47 @@
+"""ExecutionService: outcome cache first, warm servers next, cold path as the fallback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pinbench.envs.builder import ensure
+from pinbench.executions import ExecutionService
+from pinbench.problems.model import EnvSpec, TestKind, TestSpec
+from pinbench.sandbox.outcome import Limits, Status
+
+pytestmark = pytest.mark.integration
+
+TEST = TestSpec(kind=TestKind.SCRIPT, code="assert f() == 2")
+
+
+def test_outcomes_are_cached_by_program_test_and_limits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = ensure(EnvSpec(python="3.11", pins=("pytest==8.3.4",)))
+    monkeypatch.setenv("PINBENCH_HOME", str(tmp_path))  # a fresh cache; envs stay where built
+    service = ExecutionService(jobs=1, warm=False)
+    limits = Limits(wall_seconds=10)
+    first = service.run(env, "def f():\n    return 2\n", TEST, limits)
+    again = service.run(env, "def f():\n    return 2\n", TEST, limits)
+    assert first.status is Status.PASSED and not first.cached
+    assert again.cached and again.status is Status.PASSED
+    other_program = service.run(env, "def f():\n    return 3\n", TEST, limits)
+    other_limits = service.run(env, "def f():\n    return 2\n", TEST, Limits(wall_seconds=11))
+    assert not other_program.cached and other_program.status is Status.FAILED
+    assert not other_limits.cached
+    assert service.stats()["cache_hits"] == 1
+    service.close()
+
+
+def test_infrastructure_outcomes_are_not_cached(tmp_path: Path) -> None:
+    from pinbench.sandbox.outcome import Execution
+    from pinbench.store.outcomes import OutcomeCache
+
+    cache = OutcomeCache(tmp_path / "o.sqlite")
+    cache.put("k", "env", Execution(status=Status.HARNESS_ERROR))
+    cache.put("j", "env", Execution(status=Status.FAILED, exc_type="AssertionError"))
+    assert cache.get("k") is None
+    hit = cache.get("j")
+    assert hit is not None and hit.exc_type == "AssertionError"
