@@ -100,11 +100,25 @@ def pytest_path(python: Path, program: str, test: str, workdir: Path):
     return run
 
 
-def baseline_env(interpreter: Path, pins: tuple[str, ...], target: Path) -> float:
+def baseline_env(interpreter: Path, env: Environment, target: Path) -> float:
+    """The usual way, given the versions pinbench resolved (plain `pip install pandas==1.3.5`
+    today drags in a numpy 2 that pandas 1.3 cannot import)."""
+    freeze = subprocess.run(
+        [str(env.python), "-m", "pip", "freeze"], capture_output=True, text=True, check=False
+    ).stdout.split()
+    if not freeze:  # uv venvs have no pip: ask uv
+        from pinbench.envs.interpreters import uv_binary
+
+        freeze = subprocess.run(
+            [uv_binary(), "pip", "freeze", "--python", str(env.python)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
     started = time.perf_counter()
     subprocess.run([str(interpreter), "-m", "venv", str(target)], check=True)
     subprocess.run(
-        [str(target / "bin" / "pip"), "install", "-q", "pytest", *pins],
+        [str(target / "bin" / "pip"), "install", "-q", "pytest", *freeze],
         check=True,
         capture_output=True,
     )
@@ -137,7 +151,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             work = Path(tmp)
             interpreter = env.resolution.interpreter.path
-            venv_seconds = baseline_env(interpreter, spec.pins, work / "venv")
+            venv_seconds = baseline_env(interpreter, env, work / "venv")
             python = work / "venv" / "bin" / "python"
             r, ok = rate(args.n_slow, fresh_path(python, program, test, work), BASELINE_THREADS)
             results["fresh interpreter"] = (r, ok, args.n_slow)
