@@ -163,3 +163,26 @@ def test_validate_gitchameleon1_csv(tmp_path: Path) -> None:
     assert second["verdict"] == "unsound"
     assert second["checks"]["hidden_test"]["detail"].startswith("AssertionError")
     assert done.returncode == 1
+
+
+@pytest.mark.integration
+def test_validate_discriminative(tmp_path: Path) -> None:
+    out = tmp_path / "d.json"
+    done = _validate(str(E2E / "discriminative.jsonl"), "--discriminative", "--json", str(out))
+    doc = json.loads(out.read_text())
+    by_id = {p["id"]: p for p in doc["problems"]}
+    ok = by_id["disc-ok"]
+    assert ok["verdict"] == "sound", ok
+    assert ok["checks"]["contrast_reference_fails"]["expect"] == "fail"
+    assert ok["checks"]["contrast_reference_fails"]["status"] == "failed"
+    assert ok["checks"]["contrast_solution_passes"]["status"] == "passed"
+    assert ok["checks"]["contrast_solution_fails_on_pin"]["status"] == "failed"
+    # the reference also works on 21.3: sound, but not proven to depend on its version
+    assert by_id["disc-no"]["verdict"] == "not_discriminative"
+    assert by_id["disc-no"]["checks"]["contrast_reference_fails"]["status"] == "passed"
+    assert by_id["disc-none"]["verdict"] == "not_discriminative"
+    assert "no contrasting version" in by_id["disc-none"]["checks"]["contrast_version"]["detail"]
+    assert done.returncode == 1 and "2 not discriminative" in done.stdout
+    # without --discriminative all three are simply sound
+    plain = _validate(str(E2E / "discriminative.jsonl"))
+    assert plain.returncode == 0, plain.stdout

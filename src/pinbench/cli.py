@@ -24,7 +24,9 @@ from pinbench.problems.loaders import (
     detect_format,
     load_dataset,
 )
-from pinbench.problems.model import EnvSpec, env_spec_for
+from pinbench.problems.model import EnvSpec, Problem, env_spec_for
+from pinbench.problems.splits import SPLITS, select_split
+from pinbench.problems.stats import dataset_stats
 from pinbench.sandbox.isolation import detect
 from pinbench.sandbox.outcome import Limits
 from pinbench.validate import ProblemReport, Verdict, environment_count, validate, write_json
@@ -36,6 +38,8 @@ app = typer.Typer(
 )
 envs_app = typer.Typer(help="Build, list, locate and garbage-collect pinned environments.")
 app.add_typer(envs_app, name="envs")
+datasets_app = typer.Typer(help="List, show and count datasets (the builtin one included).")
+app.add_typer(datasets_app, name="datasets")
 console = Console()
 err = Console(stderr=True)
 
@@ -44,6 +48,9 @@ FormatOpt = Annotated[
     typer.Option("--format", help=f"Dataset format ({', '.join(LOADERS)}); default: detect."),
 ]
 StrictOpt = Annotated[bool, typer.Option("--strict", help="Any malformed row is fatal (exit 2).")]
+SplitOpt = Annotated[
+    str, typer.Option("--split", help=f"Subset by tags: {', '.join(SPLITS)} (no heavy problems).")
+]
 
 
 class ValidationRun(BaseModel):
@@ -70,6 +77,14 @@ def _detect(dataset: Path) -> str:
         raise typer.Exit(2) from exc
 
 
+def _split(problems: list[Problem], split: str) -> list[Problem]:
+    try:
+        return select_split(problems, split)
+    except ValueError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from exc
+
+
 def _load(dataset: Path, fmt: str | None, strict: bool) -> LoadResult:
     try:
         result = load_dataset(dataset, fmt, strict=strict)
@@ -83,9 +98,18 @@ def _load(dataset: Path, fmt: str | None, strict: bool) -> LoadResult:
 
 @app.command("validate")
 def validate_cmd(
-    dataset: Annotated[Path, typer.Argument(help="Dataset file or directory.")],
+    dataset: Annotated[Path, typer.Argument(help="Dataset file or directory, or `builtin`.")],
     fmt: FormatOpt = None,
     strict: StrictOpt = False,
+    split: SplitOpt = "default",
+    discriminative: Annotated[
+        bool,
+        typer.Option(
+            "--discriminative",
+            help="Also prove each problem depends on its version: the reference fails on the "
+            "contrasting version, whose own solution passes there and fails on the pin.",
+        ),
+    ] = False,
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", help="Parallel builds and executions (default: cores).")
     ] = os.cpu_count() or 2,
@@ -115,6 +139,8 @@ def validate_cmd(
 
         pinbench validate data/sample/problems.jsonl
 
+        pinbench validate builtin --split quick --discriminative
+
         pinbench validate GitChameleon/dataset --jobs 4 --json out/validate.json
 
         pinbench validate gitchameleon.csv --format gitchameleon1 --strict
@@ -123,18 +149,21 @@ def validate_cmd(
     started_at = datetime.now(UTC).isoformat(timespec="seconds")
     fmt = fmt or _detect(dataset)
     loaded = _load(dataset, fmt, strict)
-    problems = [p for p in loaded.problems if not only or p.id in only]
+    problems = [p for p in _split(loaded.problems, split) if not only or p.id in only]
     if not problems:
         err.print("[red]error:[/] no problem to validate")
         raise typer.Exit(2)
     isolation = detect()
     err.print(
-        f"validating {len(problems)} problems in {environment_count(problems)} environments "
+        f"validating {len(problems)} problems in "
+        f"{environment_count(problems, discriminative)} environments "
         f"(isolation: {isolation.level}, jobs: {jobs})"
     )
     limits = Limits(wall_seconds=timeout, cpu_seconds=max(1, int(timeout)))
     with _progress() as progress:
-        envs_task = progress.add_task("environments", total=environment_count(problems))
+        envs_task = progress.add_task(
+            "environments", total=environment_count(problems, discriminative)
+        )
         probs_task = progress.add_task("problems", total=len(problems))
 
         def on_progress(event: str, _report: ProblemReport | None) -> None:
@@ -145,7 +174,12 @@ def validate_cmd(
         )
         try:
             reports = validate(
-                problems, jobs=jobs, limits=limits, service=service, on_progress=on_progress
+                problems,
+                jobs=jobs,
+                limits=limits,
+                service=service,
+                discriminative=discriminative,
+                on_progress=on_progress,
             )
         finally:
             service.close()
@@ -168,9 +202,10 @@ def validate_cmd(
             ),
         )
     stats = service.stats()
+    not_disc = f", {summary['not_discriminative']} not discriminative" if discriminative else ""
     console.print(
         f"{summary['sound']}/{len(reports)} sound, {summary['unsound']} unsound, "
-        f"{summary['unverified']} unverified (infrastructure) "
+        f"{summary['unverified']} unverified (infrastructure){not_disc} "
         f"in {time.monotonic() - started:.1f}s"
     )
     err.print(
@@ -194,7 +229,12 @@ def _progress() -> Progress:
     )
 
 
-_STYLE = {Verdict.SOUND: "green", Verdict.UNSOUND: "red", Verdict.UNVERIFIED: "yellow"}
+_STYLE = {
+    Verdict.SOUND: "green",
+    Verdict.UNSOUND: "red",
+    Verdict.UNVERIFIED: "yellow",
+    Verdict.NOT_DISCRIMINATIVE: "magenta",
+}
 
 
 def _print_reports(reports: list[ProblemReport]) -> None:
@@ -305,3 +345,101 @@ def envs_gc(
     """Remove environments (all, or those unused for --older-than days) and build leftovers."""
     removed = builder.gc(older_than)
     console.print(f"removed {len(removed)} directories")
+
+
+# ------------------------------------------------------------------------------- datasets
+
+
+@datasets_app.command("list")
+def datasets_list() -> None:
+    """The datasets pinbench ships, with their splits; any other is given by path."""
+    problems = _load(Path("builtin"), None, False).problems
+    table = Table()
+    for column in ("dataset", "split", "problems", "pins", "libraries"):
+        table.add_column(column)
+    for split in SPLITS:
+        chosen = select_split(problems, split)
+        table.add_row(
+            "builtin",
+            split,
+            str(len(chosen)),
+            str(len({(p.library, p.version) for p in chosen})),
+            str(len({p.library for p in chosen})),
+        )
+    console.print(table)
+    console.print("Other formats, by path: " + ", ".join(n for n in LOADERS if n != "builtin"))
+
+
+@datasets_app.command("show")
+def datasets_show(
+    dataset: Annotated[Path, typer.Argument(help="Dataset file or directory, or `builtin`.")],
+    problem_id: Annotated[str | None, typer.Argument(help="Show this problem whole.")] = None,
+    fmt: FormatOpt = None,
+    split: SplitOpt = "full",
+) -> None:
+    """A table of a dataset's problems, or one problem whole.
+
+    Examples:
+
+        pinbench datasets show builtin --split quick
+
+        pinbench datasets show builtin numpy-1.25-01
+    """
+    problems = _split(_load(dataset, fmt, False).problems, split)
+    if problem_id is not None:
+        found = [p for p in problems if p.id == problem_id]
+        if not found:
+            err.print(f"[red]error:[/] no problem {problem_id!r} in {dataset}")
+            raise typer.Exit(1)
+        console.print_json(found[0].model_dump_json())
+        return
+    table = Table()
+    for column in ("problem", "pin", "python", "change", "released", "contrast"):
+        table.add_column(column, overflow="fold")
+    for p in problems:
+        table.add_row(
+            p.id,
+            f"{p.library}=={p.version}",
+            p.python_version or "-",
+            p.change.category.value,
+            p.release_date or "-",
+            p.contrast.version if p.contrast else "-",
+        )
+    console.print(table)
+
+
+@datasets_app.command("stats")
+def datasets_stats(
+    dataset: Annotated[Path, typer.Argument(help="Dataset file or directory, or `builtin`.")],
+    fmt: FormatOpt = None,
+    split: SplitOpt = "full",
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the counts.")] = None,
+) -> None:
+    """Counts by library, pin, interpreter, release year and type of change.
+
+    Examples:
+
+        pinbench datasets stats builtin
+
+        pinbench datasets stats GitChameleon/dataset --json stats.json
+    """
+    problems = _split(_load(dataset, fmt, False).problems, split)
+    stats = dataset_stats(str(dataset), split, problems)
+    console.print(
+        f"{stats.problems} problems, {stats.libraries} libraries, {stats.pins} pins, "
+        f"{stats.interpreters} interpreters, {stats.with_contrast} with a contrasting version"
+    )
+    for title, counts in (
+        ("library", stats.by_library),
+        ("python", stats.by_python),
+        ("year", stats.by_year),
+        ("type of change", stats.by_change),
+    ):
+        table = Table(title=f"by {title}")
+        table.add_column(title)
+        table.add_column("problems", justify="right")
+        for key, count in counts.items():
+            table.add_row(key, str(count))
+        console.print(table)
+    if json_out:
+        write_json(json_out, stats)

@@ -28,19 +28,31 @@ class Verdict(StrEnum):
     SOUND = "sound"
     UNSOUND = "unsound"  # a check failed: the problem itself is broken
     UNVERIFIED = "unverified"  # infrastructure prevented the checks (environment, harness)
+    NOT_DISCRIMINATIVE = "not_discriminative"  # sound, but not proven to depend on its version
+
+
+# Outcomes that count as "the program failed" where a check expects a failure.
+_FAILURES = {Status.FAILED, Status.SYNTAX_ERROR, Status.TIMEOUT, Status.RESOURCE_LIMIT}
 
 
 class Check(BaseModel):
     status: Status
     detail: str = ""
     seconds: float = 0.0
+    expect: str = Field(default="pass", description="'pass', or 'fail' for a contrast check")
+
+    @property
+    def ok(self) -> bool:
+        return self.status is Status.PASSED if self.expect == "pass" else self.status in _FAILURES
 
     @classmethod
-    def of(cls, execution: Execution) -> Check:
+    def of(cls, execution: Execution, expect: str = "pass") -> Check:
         detail = execution.message
         if execution.exc_type and execution.exc_type not in detail:
             detail = f"{execution.exc_type}: {detail}"
-        return cls(status=execution.status, detail=detail[:500], seconds=execution.seconds)
+        return cls(
+            status=execution.status, detail=detail[:500], seconds=execution.seconds, expect=expect
+        )
 
 
 class ProblemReport(BaseModel):
@@ -59,7 +71,7 @@ class ProblemReport(BaseModel):
 
     @property
     def failing(self) -> list[str]:
-        return [name for name, c in self.checks.items() if c.status is not Status.PASSED]
+        return [name for name, c in self.checks.items() if not c.ok]
 
 
 def starter_compiles(starter: str) -> Check:
@@ -113,8 +125,72 @@ def _import_check(
     return check.model_copy(update={"detail": check.detail or ", ".join(modules)})
 
 
+CONTRAST_CHECKS = (
+    "contrast_reference_fails",
+    "contrast_solution_passes",
+    "contrast_solution_fails_on_pin",
+)
+
+
+def contrast_spec_for(problem: Problem) -> EnvSpec | None:
+    """The environment of the problem's contrasting version, if it has one."""
+    contrast = problem.contrast
+    if contrast is None:
+        return None
+    return env_spec_for(_on_contrast(problem))
+
+
+def _on_contrast(problem: Problem) -> Problem:
+    contrast = problem.contrast
+    assert contrast is not None
+    return problem.model_copy(
+        update={
+            "version": contrast.version,
+            "python_version": contrast.python_version or problem.python_version,
+            "extra_pins": contrast.extra_pins or problem.extra_pins,
+            "solution": contrast.solution or "",
+        }
+    )
+
+
+def check_contrast(
+    service: ExecutionService,
+    pinned: Environment,
+    contrast: Environment | Exception | None,
+    problem: Problem,
+    cap: Limits,
+) -> dict[str, Check]:
+    """The reference must fail on the contrasting version; the contrast's own solution (when
+    given) must pass there and fail on the pinned version."""
+    if problem.contrast is None or contrast is None:
+        return {"contrast_version": Check(status=Status.FAILED, detail="no contrasting version")}
+    if isinstance(contrast, Exception):
+        return {"contrast_environment": _env_error_check(contrast)}
+    other = _on_contrast(problem)
+    test = problem.hidden_test
+    checks = {
+        "contrast_reference_fails": Check.of(
+            service.run(contrast, problem.solution, test, cap, preload_for(contrast, other)), "fail"
+        )
+    }
+    if problem.contrast.solution:
+        solution = problem.contrast.solution
+        checks["contrast_solution_passes"] = Check.of(
+            service.run(contrast, solution, test, cap, preload_for(contrast, other))
+        )
+        checks["contrast_solution_fails_on_pin"] = Check.of(
+            service.run(pinned, solution, test, cap, preload_for(pinned, problem)), "fail"
+        )
+    return checks
+
+
 def check_problem(
-    service: ExecutionService, env: Environment, problem: Problem, cap: Limits
+    service: ExecutionService,
+    env: Environment,
+    problem: Problem,
+    cap: Limits,
+    contrast: Environment | Exception | None = None,
+    discriminative: bool = False,
 ) -> ProblemReport:
     """Hidden test first, with the cap as deadline: its runtime calibrates the other checks'."""
     report = _base_report(problem, env)
@@ -133,16 +209,19 @@ def check_problem(
                 service.run(env, problem.solution, test, calibrated, preload)
             )
     report.checks["hidden_test"] = Check.of(hidden)
+    if discriminative:
+        report.checks.update(check_contrast(service, env, contrast, problem, cap))
     report.verdict = _verdict(report.checks)
     return report
 
 
 def _verdict(checks: dict[str, Check]) -> Verdict:
-    statuses = [c.status for c in checks.values()]
-    if all(s is Status.PASSED for s in statuses):
+    if all(c.ok for c in checks.values()):
         return Verdict.SOUND
-    if any(s.is_infrastructure for s in statuses):
+    if any(c.status.is_infrastructure for c in checks.values()):
         return Verdict.UNVERIFIED
+    if all(c.ok for name, c in checks.items() if not name.startswith("contrast")):
+        return Verdict.NOT_DISCRIMINATIVE
     return Verdict.UNSOUND
 
 
@@ -159,12 +238,16 @@ def _base_report(problem: Problem, env: Environment | None) -> ProblemReport:
     return report
 
 
-def _env_failure(problem: Problem, error: Exception) -> ProblemReport:
-    report = _base_report(problem, None)
+def _env_error_check(error: Exception) -> Check:
     detail = str(error)
     if isinstance(error, EnvError) and error.log:
         detail += f" (log: {error.log})"
-    report.checks["environment"] = Check(status=Status.ENVIRONMENT_ERROR, detail=detail)
+    return Check(status=Status.ENVIRONMENT_ERROR, detail=detail)
+
+
+def _env_failure(problem: Problem, error: Exception) -> ProblemReport:
+    report = _base_report(problem, None)
+    report.checks["environment"] = _env_error_check(error)
     report.checks["starter_compiles"] = starter_compiles(problem.starter_code)
     return report
 
@@ -175,21 +258,27 @@ def validate(
     jobs: int = 2,
     limits: Limits | None = None,
     service: ExecutionService | None = None,
+    discriminative: bool = False,
     on_progress: Callable[[str, ProblemReport | None], None] | None = None,
 ) -> list[ProblemReport]:
     """Validate all problems; results come back in dataset order.
 
     Builds run on one pool and executions on another, so executions of built environments
-    overlap with builds still running. `on_progress` hears ("built", None) per environment and
-    ("checked", report) per problem.
+    overlap with builds still running; a problem is checked once all its environments (its
+    pin's, and its contrast's under `discriminative`) are ready. `on_progress` hears
+    ("built", None) per environment and ("checked", report) per problem.
     """
     limits = limits or Limits()
     owned = service is None
     service = service or ExecutionService(jobs=jobs)
     notify = on_progress or (lambda _event, _report: None)
-    groups: dict[EnvSpec, list[int]] = {}
-    for i, problem in enumerate(problems):
-        groups.setdefault(env_spec_for(problem), []).append(i)
+    needs = [_specs_for(p, discriminative) for p in problems]
+    waiting_on = [len(specs) for specs in needs]
+    users: dict[EnvSpec, list[int]] = {}
+    for index, specs in enumerate(needs):
+        for spec in specs:
+            users.setdefault(spec, []).append(index)
+    built: dict[EnvSpec, Environment | Exception] = {}
     reports: list[ProblemReport | None] = [None] * len(problems)
     lock = threading.Lock()
     with (
@@ -198,48 +287,60 @@ def validate(
     ):
         pending: list[Future[None]] = []
 
-        def finish(index: int, report: ProblemReport) -> None:
+        def run_one(index: int) -> None:
+            problem = problems[index]
+            pinned = built[needs[index][0]]
+            contrast = built[needs[index][1]] if len(needs[index]) > 1 else None
+            if isinstance(pinned, Exception):
+                report = _env_failure(problem, pinned)
+            else:
+                try:
+                    report = check_problem(
+                        service, pinned, problem, limits, contrast, discriminative
+                    )
+                except Exception as exc:  # a harness fault on one problem must not stop the run
+                    report = _base_report(problem, pinned)
+                    report.checks["harness"] = Check(status=Status.HARNESS_ERROR, detail=repr(exc))
             with lock:
                 reports[index] = report
             notify("checked", report)
 
-        def run_one(index: int, env: Environment) -> None:
+        def on_built(spec: EnvSpec, future: Future[Environment]) -> None:
             try:
-                report = check_problem(service, env, problems[index], limits)
-            except Exception as exc:  # a harness fault on one problem must not stop the run
-                report = _base_report(problems[index], env)
-                report.checks["harness"] = Check(status=Status.HARNESS_ERROR, detail=repr(exc))
-            finish(index, report)
-
-        def on_built(future: Future[Environment], members: list[int]) -> None:
-            notify("built", None)
-            try:
-                env = future.result()
+                result: Environment | Exception = future.result()
             except Exception as exc:
-                for index in members:
-                    finish(index, _env_failure(problems[index], exc))
-                return
+                result = exc
+            notify("built", None)
             with lock:
-                pending.extend(runners.submit(run_one, index, env) for index in members)
+                built[spec] = result
+                for index in users[spec]:
+                    waiting_on[index] -= 1
+                    if waiting_on[index] == 0:
+                        pending.append(runners.submit(run_one, index))
 
-        for spec, members in groups.items():
+        for spec in users:
             build = builders.submit(ensure, spec)
-            build.add_done_callback(lambda f, m=members: on_built(f, m))  # type: ignore[misc]
+            build.add_done_callback(lambda f, s=spec: on_built(s, f))  # type: ignore[misc]
         builders.shutdown(wait=True)
         while True:
             with lock:
-                waiting = [f for f in pending if not f.done()]
-            if not waiting:
+                unfinished = [f for f in pending if not f.done()]
+            if not unfinished:
                 break
-            for future in waiting:
+            for future in unfinished:
                 future.result()
     if owned:
         service.close()
     return [r for r in reports if r is not None]
 
 
-def environment_count(problems: list[Problem]) -> int:
-    return len({env_spec_for(p) for p in problems})
+def _specs_for(problem: Problem, discriminative: bool) -> tuple[EnvSpec, ...]:
+    contrast = contrast_spec_for(problem) if discriminative else None
+    return (env_spec_for(problem),) if contrast is None else (env_spec_for(problem), contrast)
+
+
+def environment_count(problems: list[Problem], discriminative: bool = False) -> int:
+    return len({spec for p in problems for spec in _specs_for(p, discriminative)})
 
 
 def write_json(path: Path, payload: BaseModel) -> None:

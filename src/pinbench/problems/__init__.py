@@ -3,6 +3,7 @@
 from pinbench.problems.model import (
     ChangeCategory,
     ChangeType,
+    Contrast,
     EnvSpec,
     Problem,
     TestKind,
@@ -13,6 +14,7 @@ from pinbench.problems.model import (
 __all__ = [
     "ChangeCategory",
     "ChangeType",
+    "Contrast",
     "EnvSpec",
     "Problem",
     "TestKind",

@@ -59,6 +59,20 @@ class ChangeType(BaseModel):
     raw: str = ""
 
 
+class Contrast(BaseModel):
+    """Another version of the same library, where the reference solution must fail: it proves a
+    problem depends on the version it pins (`validate --discriminative`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: str
+    python_version: str | None = Field(default=None, description="default: the problem's")
+    extra_pins: tuple[str, ...] = Field(default=(), description="default: the problem's")
+    solution: str | None = Field(
+        default=None, description="a complete program solving the problem on this version"
+    )
+
+
 class Problem(BaseModel):
     """One version-pinned coding problem."""
 
@@ -84,6 +98,8 @@ class Problem(BaseModel):
     release_date: str | None = Field(default=None, description="'YYYY-MM' or None when unknown")
     docs: str = ""
     tags: tuple[str, ...] = ()
+    source: str = Field(default="", description="the changelog entry or release note it is from")
+    contrast: Contrast | None = None
     origin: str = Field(default="", description="file:line the problem was read from")
 
     @field_validator("python_version")

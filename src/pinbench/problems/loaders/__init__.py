@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pinbench.problems.loaders import gitchameleon1, gitchameleon2, native
+from pinbench.problems.loaders import builtin, gitchameleon1, gitchameleon2, native
 from pinbench.problems.loaders.base import DatasetError, Loader, LoadIssue, LoadResult
 from pinbench.problems.model import Problem
 
 LOADERS: dict[str, Loader] = {
+    builtin.name: builtin,
     native.name: native,
     gitchameleon1.name: gitchameleon1,
     gitchameleon2.name: gitchameleon2,
@@ -17,6 +18,8 @@ LOADERS: dict[str, Loader] = {
 
 def detect_format(path: Path) -> str:
     """The name of the only loader that recognises `path`."""
+    if builtin.sniff(path):
+        return builtin.name
     if not path.exists():
         raise DatasetError(f"{path}: no such file or directory")
     matches = [name for name, loader in LOADERS.items() if loader.sniff(path)]
@@ -33,7 +36,7 @@ def load_dataset(path: Path, fmt: str | None = None, *, strict: bool = False) ->
     loader = LOADERS.get(name)
     if loader is None:
         raise DatasetError(f"unknown format {name!r} (formats: {', '.join(LOADERS)})")
-    if not path.exists():
+    if not path.exists() and name != builtin.name:
         raise DatasetError(f"{path}: no such file or directory")
     result = _drop_duplicates(loader.load(path), path)
     if strict and result.issues:
