@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pinbench.problems.loaders import load_dataset
-from pinbench.problems.model import ChangeCategory
+from pinbench.problems.model import ChangeCategory, Problem
 from pinbench.problems.splits import select_split
 from pinbench.validate import Verdict, validate
 
@@ -19,13 +19,13 @@ BUILTIN = Path("builtin")
 
 
 @pytest.fixture(scope="module")
-def problems():  # type: ignore[no-untyped-def]
+def problems() -> list[Problem]:
     loaded = load_dataset(BUILTIN, strict=True)
     assert not loaded.issues
     return loaded.problems
 
 
-def test_shape(problems) -> None:  # type: ignore[no-untyped-def]
+def test_shape(problems: list[Problem]) -> None:
     assert len(problems) >= 120
     assert len({p.library for p in problems}) >= 12
     assert len({(p.library, p.version) for p in problems}) >= 40
@@ -37,14 +37,14 @@ def test_shape(problems) -> None:  # type: ignore[no-untyped-def]
         assert changes[category] >= 15, (category, changes[category])
 
 
-def test_every_problem_is_complete(problems) -> None:  # type: ignore[no-untyped-def]
+def test_every_problem_is_complete(problems: list[Problem]) -> None:
     for p in problems:
         assert p.source and p.docs and p.problem and p.starter_code, p.id
         assert p.visible_test is not None and p.release_date, p.id
         assert p.contrast is not None and p.contrast.version != p.version, p.id
 
 
-def test_splits(problems) -> None:  # type: ignore[no-untyped-def]
+def test_splits(problems: list[Problem]) -> None:
     quick = select_split(problems, "quick")
     assert 15 <= len(quick) <= 25
     default = select_split(problems, "default")
@@ -68,7 +68,7 @@ def test_datasets_stats_json(tmp_path: Path) -> None:
 
 
 @pytest.mark.integration
-def test_quick_split_is_sound_and_discriminative(problems) -> None:  # type: ignore[no-untyped-def]
+def test_quick_split_is_sound_and_discriminative(problems: list[Problem]) -> None:
     reports = validate(select_split(problems, "quick"), jobs=2, discriminative=True)
     failing = {
         r.id: {name: c.detail for name, c in r.checks.items() if not c.ok}
