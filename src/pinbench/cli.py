@@ -29,7 +29,14 @@ from pinbench.problems.splits import SPLITS, select_split
 from pinbench.problems.stats import dataset_stats
 from pinbench.sandbox.isolation import detect
 from pinbench.sandbox.outcome import Limits
-from pinbench.validate import ProblemReport, Verdict, environment_count, validate, write_json
+from pinbench.validate import (
+    ProblemReport,
+    Verdict,
+    environment_count,
+    specs_for,
+    validate,
+    write_json,
+)
 
 app = typer.Typer(
     help="pinbench: evaluate code models on pinned library versions by executing their code.",
@@ -268,6 +275,10 @@ def envs_build(
     ] = None,
     python: Annotated[str | None, typer.Option(help="Interpreter version, e.g. 3.9.")] = None,
     fmt: FormatOpt = None,
+    split: SplitOpt = "default",
+    discriminative: Annotated[
+        bool, typer.Option("--discriminative", help="Also the contrasting versions' envs.")
+    ] = False,
 ) -> None:
     """Build environments (each once; rebuilt only when its spec changes).
 
@@ -279,7 +290,8 @@ def envs_build(
     """
     specs: list[EnvSpec] = []
     if dataset is not None:
-        specs += list(dict.fromkeys(env_spec_for(p) for p in _load(dataset, fmt, False).problems))
+        problems = _split(_load(dataset, fmt, False).problems, split)
+        specs += list(dict.fromkeys(s for p in problems for s in specs_for(p, discriminative)))
     if pin:
         specs.append(EnvSpec(python=python, pins=tuple(pin)))
     if not specs:

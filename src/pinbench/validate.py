@@ -272,7 +272,7 @@ def validate(
     owned = service is None
     service = service or ExecutionService(jobs=jobs)
     notify = on_progress or (lambda _event, _report: None)
-    needs = [_specs_for(p, discriminative) for p in problems]
+    needs = [specs_for(p, discriminative) for p in problems]
     waiting_on = [len(specs) for specs in needs]
     users: dict[EnvSpec, list[int]] = {}
     for index, specs in enumerate(needs):
@@ -334,13 +334,13 @@ def validate(
     return [r for r in reports if r is not None]
 
 
-def _specs_for(problem: Problem, discriminative: bool) -> tuple[EnvSpec, ...]:
+def specs_for(problem: Problem, discriminative: bool) -> tuple[EnvSpec, ...]:
     contrast = contrast_spec_for(problem) if discriminative else None
     return (env_spec_for(problem),) if contrast is None else (env_spec_for(problem), contrast)
 
 
 def environment_count(problems: list[Problem], discriminative: bool = False) -> int:
-    return len({spec for p in problems for spec in _specs_for(p, discriminative)})
+    return len({spec for p in problems for spec in specs_for(p, discriminative)})
 
 
 def write_json(path: Path, payload: BaseModel) -> None:
