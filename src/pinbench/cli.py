@@ -24,7 +24,7 @@ from pinbench.problems.loaders import (
     detect_format,
     load_dataset,
 )
-from pinbench.problems.model import EnvSpec, Problem, env_spec_for
+from pinbench.problems.model import EnvSpec, Problem
 from pinbench.problems.splits import SPLITS, select_split
 from pinbench.problems.stats import dataset_stats
 from pinbench.sandbox.isolation import detect
