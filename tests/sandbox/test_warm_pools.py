@@ -71,3 +71,23 @@ def test_close_stops_every_server(env_python: Path) -> None:
     (server,) = next(iter(pools._pools.values())).idle
     pools.close()
     assert server._proc.poll() is not None
+
+
+def test_an_environment_under_tmp_stays_importable_in_warm_children(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each child gets a fresh /tmp; an environment living under /tmp must be bound back into
+    it, or lazy imports fail in warm children only (a clone under /tmp did exactly that)."""
+    from pinbench.envs.builder import ensure
+    from pinbench.paths import uv_cache_dir
+    from pinbench.problems.model import EnvSpec
+
+    monkeypatch.setenv("UV_CACHE_DIR", str(uv_cache_dir()))
+    monkeypatch.setenv("PINBENCH_HOME", str(tmp_path / "home"))  # pytest's tmp_path is in /tmp
+    env = ensure(EnvSpec(python="3.11", pins=("pytest==8.3.4",)))
+    assert str(env.python).startswith("/tmp/")
+    pools = WarmPools(detect(), per_env=1)
+    for _ in range(2):  # json preloaded; pytest imported lazily by the child
+        result = execute(env.python, "import pytest\nx = 1", TEST, warm=pools, preload=("json",))
+        assert result.status is Status.PASSED and result.path == "warm", result
+    pools.close()

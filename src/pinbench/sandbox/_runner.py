@@ -130,7 +130,7 @@ def _build_root(keep, tmpfs_bytes, with_proc):
             )
     _mount("tmpfs", NEWROOT, "tmpfs", MS_NOSUID | MS_NODEV, "size=%d,mode=0755" % (16 << 20))
     new = NEWROOT
-    for scratch in ("/tmp", "/var/tmp", "/dev/shm"):  # before the binds: an env may live in /tmp
+    for scratch in SCRATCH:  # before the binds: an env may live in /tmp
         _tmpfs(new + scratch, tmpfs_bytes)
     for path, link, fd in sources:
         if link is not None:
@@ -573,8 +573,15 @@ def prepare_server(iso, keep, tmpfs_bytes):
         _libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)
     if iso.get("mount"):
         _build_root(keep, tmpfs_bytes, with_proc=bool(iso.get("pid")))
+        for path in keep:  # a kept dir under a scratch dir is re-bound over each fresh scratch
+            if any(path == s or path.startswith(s + "/") for s in SCRATCH):
+                KEPT_IN_SCRATCH.append(path)
     if os.getsid(0) != os.getpid():
         os.setsid()
+
+
+SCRATCH = ("/tmp", "/var/tmp", "/dev/shm")
+KEPT_IN_SCRATCH = []  # paths a warm server's children bind back over their fresh scratch
 
 
 class _Deadline(Exception):
@@ -631,10 +638,17 @@ def _join_cgroup(group):
 
 
 def _fresh_scratch(tmpfs_bytes):
-    """In a child of a warm server: a new /tmp, /var/tmp and /dev/shm of its own."""
+    """In a child of a warm server: a new /tmp, /var/tmp and /dev/shm of its own (with the
+    environment bound back in when it lives under one of them, e.g. a home under /tmp)."""
     _mount("none", "/", None, MS_REC | MS_PRIVATE, None)
-    for scratch in ("/tmp", "/var/tmp", "/dev/shm"):
+    # Held open in this mount namespace before the new scratch hides them (a bind source must
+    # be a mount of the caller's own namespace).
+    kept = [(path, os.open(path, os.O_PATH | os.O_DIRECTORY)) for path in KEPT_IN_SCRATCH]
+    for scratch in SCRATCH:
         _tmpfs(scratch, tmpfs_bytes)
+    for path, fd in kept:
+        _bind_ro("/proc/self/fd/%d" % fd, path)
+        os.close(fd)
 
 
 def run_job(job, in_server):

@@ -9,10 +9,10 @@ from pinbench.problems.loaders.base import DatasetError, Loader, LoadIssue, Load
 from pinbench.problems.model import Problem
 
 LOADERS: dict[str, Loader] = {
-    builtin.name: builtin,
     native.name: native,
     gitchameleon1.name: gitchameleon1,
     gitchameleon2.name: gitchameleon2,
+    builtin.name: builtin,
 }
 
 
