@@ -53,7 +53,13 @@ def test_validate_reports_each_verdict_and_exits_non_zero(tmp_path: Path) -> Non
     assert unbuildable["verdict"] == "unverified"
     assert unbuildable["checks"]["environment"]["status"] == "environment_error"
     assert "pinbench-no-such-package-xyz" in unbuildable["checks"]["environment"]["detail"]
-    assert doc["summary"] == {"sound": 1, "unsound": 2, "unverified": 1, "problems": 4}
+    assert doc["summary"] == {
+        "sound": 1,
+        "unsound": 2,
+        "unverified": 1,
+        "not_discriminative": 0,
+        "problems": 4,
+    }
     assert "1/4 sound" in done.stdout
 
 
