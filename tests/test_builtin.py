@@ -76,3 +76,22 @@ def test_quick_split_is_sound_and_discriminative(problems: list[Problem]) -> Non
         if r.verdict is not Verdict.SOUND
     }
     assert not failing
+
+
+def test_datasets_list_and_show(problems: list[Problem]) -> None:
+    def cli(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "pinbench", "datasets", *args],
+            capture_output=True,
+            text=True,
+            env={**__import__("os").environ, "COLUMNS": "200"},
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    listing = cli("list")
+    assert "builtin" in listing and "quick" in listing and str(len(problems)) in listing
+    one = problems[0]
+    shown = json.loads(cli("show", "builtin", one.id))
+    assert shown["id"] == one.id and shown["contrast"]["version"] == one.contrast.version  # type: ignore[union-attr]
+    assert one.id in cli("show", "builtin", "--split", "full")
