@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections import Counter
@@ -84,7 +85,7 @@ def test_datasets_list_and_show(problems: list[Problem]) -> None:
             [sys.executable, "-m", "pinbench", "datasets", *args],
             capture_output=True,
             text=True,
-            env={**__import__("os").environ, "COLUMNS": "200"},
+            env={**os.environ, "COLUMNS": "200"},
         )
         assert done.returncode == 0, done.stderr
         return done.stdout
