@@ -164,3 +164,14 @@ def test_gc_removes_environments(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert builder.gc() == [env.path]
     assert not env.path.exists() and builder.list_envs() == []
     assert not list((envs_dir() / ".bytecode").glob("*.pyc"))  # unused bytecode pruned too
+
+
+def test_an_interpreter_that_cannot_build_falls_back_to_the_next() -> None:
+    # scipy 1.1.0 has cp37 wheels, but numpy as of its release (May 2018) had none for 3.7:
+    # the 3.7 build fails, and the next nearest interpreter that works is used and recorded.
+    env = ensure(EnvSpec(python="3.7", pins=("scipy==1.1.0",)))
+    assert env.resolution.interpreter.minor == "3.6"
+    assert env.resolution.substitution is not None
+    assert "could not build" in env.resolution.substitution
+    again = ensure(EnvSpec(python="3.7", pins=("scipy==1.1.0",)))  # remembered: no retry
+    assert again.reused and again.resolution.interpreter.minor == "3.6"

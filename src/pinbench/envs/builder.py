@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import sysconfig
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import cache
 from pathlib import Path
@@ -98,17 +98,22 @@ def resolve(spec: EnvSpec, available: tuple[Interpreter, ...] | None = None) -> 
         pass
     resolution = _resolve(spec, candidates)
     if resolution.as_of is not None or spec.as_of is not None:  # not an offline guess
-        memo.parent.mkdir(parents=True, exist_ok=True)
-        memo.write_text(
-            json.dumps(
-                {
-                    "interpreter": str(resolution.interpreter.path),
-                    "as_of": resolution.as_of.isoformat() if resolution.as_of else None,
-                    "substitution": resolution.substitution,
-                }
-            )
-        )
+        _remember(resolution, candidates)
     return resolution
+
+
+def _remember(resolution: Resolution, candidates: tuple[Interpreter, ...]) -> None:
+    memo = _resolution_file(resolution.spec, candidates)
+    memo.parent.mkdir(parents=True, exist_ok=True)
+    memo.write_text(
+        json.dumps(
+            {
+                "interpreter": str(resolution.interpreter.path),
+                "as_of": resolution.as_of.isoformat() if resolution.as_of else None,
+                "substitution": resolution.substitution,
+            }
+        )
+    )
 
 
 def _resolution_file(spec: EnvSpec, candidates: tuple[Interpreter, ...]) -> Path:
@@ -166,9 +171,37 @@ def _installable(spec: EnvSpec, interp: Interpreter) -> bool:
     return all(index.installable_on(pin, minor) for pin in spec.pins)
 
 
-def ensure(spec: EnvSpec) -> Environment:
-    """The environment for `spec`, built now if it does not exist yet."""
-    return build(resolve(spec))
+def ensure(spec: EnvSpec, fallbacks: int = 2) -> Environment:
+    """The environment for `spec`, built now if it does not exist yet.
+
+    Wheels for the pins do not guarantee that their dependencies *as of that date* have wheels
+    for the chosen interpreter too; when the build fails, the next nearest interpreters are
+    tried, and the one that worked is remembered (and recorded as a substitution)."""
+    candidates = interpreters()
+    resolution = resolve(spec, candidates)
+    try:
+        return build(resolution)
+    except EnvError as first:
+        failed = [resolution.interpreter]
+        for _ in range(fallbacks):
+            remaining = tuple(i for i in candidates if i not in failed)
+            try:
+                alternative = _resolve(spec, remaining)
+            except EnvError:
+                break
+            try:
+                env = build(alternative)
+            except EnvError:
+                failed.append(alternative.interpreter)
+                continue
+            note = (
+                f"Python {resolution.interpreter.minor} could not build the environment "
+                f"({first}); using {alternative.interpreter.minor}"
+            )
+            worked = replace(alternative, substitution=note)
+            _remember(worked, candidates)
+            return replace(env, resolution=worked)
+        raise
 
 
 def build(resolution: Resolution) -> Environment:
