@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from pydantic import BaseModel
@@ -28,7 +29,12 @@ class DatasetStats(BaseModel):
 
 
 def _sorted(counter: Counter[str]) -> dict[str, int]:
-    return dict(sorted(counter.items()))
+    """Keys in natural order: 3.6 before 3.10, numpy==1.9 before numpy==1.10."""
+
+    def natural(key: str) -> list[tuple[int, int | str]]:
+        return [(0, int(p)) if p.isdigit() else (1, p) for p in re.split(r"(\d+)", key)]
+
+    return dict(sorted(counter.items(), key=lambda item: natural(item[0])))
 
 
 def dataset_stats(dataset: str, split: str, problems: list[Problem]) -> DatasetStats:
