@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
@@ -279,6 +280,9 @@ def envs_build(
     discriminative: Annotated[
         bool, typer.Option("--discriminative", help="Also the contrasting versions' envs.")
     ] = False,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Builds at once (default: cores).")
+    ] = os.cpu_count() or 2,
 ) -> None:
     """Build environments (each once; rebuilt only when its spec changes).
 
@@ -297,23 +301,26 @@ def envs_build(
     if not specs:
         err.print("[red]error:[/] give a dataset or --pin")
         raise typer.Exit(2)
-    failed = 0
-    for spec in specs:
+
+    def build_one(spec: EnvSpec) -> bool:
         started = time.monotonic()
         try:
             env = builder.ensure(spec)
         except builder.EnvError as exc:
-            failed += 1
             log = f" (log: {exc.log})" if exc.log else ""
             err.print(f"[red]failed[/] {' '.join(spec.pins)}: {exc}{log}")
-            continue
+            return False
         state = "reused" if env.reused else "built"
         note = f" [yellow]{env.resolution.substitution}[/]" if env.resolution.substitution else ""
         console.print(
             f"{state} {env.key} python {env.resolution.interpreter.minor} "
             f"{' '.join(spec.pins)} in {time.monotonic() - started:.2f}s{note}"
         )
-    if failed:
+        return True
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        results = list(pool.map(build_one, specs))
+    if not all(results):
         raise typer.Exit(1)
 
 
