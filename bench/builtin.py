@@ -1,7 +1,7 @@
 """The builtin benchmark: `validate --discriminative` on the full split (figure and wall time),
 and the default split's environments built cold (wall time and disk).
 
-Usage: uv run python bench/builtin.py [--skip-cold]
+Usage: uv run python bench/builtin.py [--skip-validate] [--skip-cold]
 The cold build uses an empty pinbench home and an empty uv cache (downloads every wheel).
 """
 
@@ -16,61 +16,61 @@ import tempfile
 import time
 from pathlib import Path
 
+PINBENCH = [sys.executable, "-m", "pinbench"]
+
 
 def du(path: Path) -> int:
-    return int(
-        subprocess.run(["du", "-sb", str(path)], capture_output=True, text=True).stdout.split()[0]
+    done = subprocess.run(["du", "-sb", str(path)], capture_output=True, text=True)
+    return int(done.stdout.split()[0])
+
+
+def validate_full(tmp: Path) -> None:
+    out = tmp / "full.json"
+    started = time.perf_counter()
+    done = subprocess.run(
+        [*PINBENCH, "validate", "builtin", "--split", "full", "--discriminative", "--no-cache"]
+        + ["--json", str(out)],
+        capture_output=True,
+        text=True,
+    )
+    elapsed = time.perf_counter() - started
+    summary = json.loads(out.read_text())["summary"]
+    share = 100 * summary["sound"] / max(1, summary["problems"])
+    print(
+        f"validate builtin --split full --discriminative: {summary} ({share:.1f} % sound and "
+        f"discriminative) in {elapsed:.0f} s (environments already built; exit {done.returncode})"
+    )
+
+
+def cold_default(tmp: Path) -> None:
+    home, cache = tmp / "home", tmp / "uv-cache"
+    env = {**os.environ, "PINBENCH_HOME": str(home), "UV_CACHE_DIR": str(cache)}
+    started = time.perf_counter()
+    built = subprocess.run(
+        [*PINBENCH, "envs", "build", "builtin", "--split", "default"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    elapsed = time.perf_counter() - started
+    count = built.stdout.count("built ")
+    print(
+        f"default split, cold: {count} environments in {elapsed:.0f} s (exit {built.returncode}); "
+        f"disk: environments {du(home / 'envs') / 2**20:.0f} MB, "
+        f"uv cache {du(cache) / 2**20:.0f} MB"
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
+    parser.add_argument("--skip-validate", action="store_true")
     parser.add_argument("--skip-cold", action="store_true")
     args = parser.parse_args()
-    pinbench = [sys.executable, "-m", "pinbench"]
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "full.json"
-        started = time.perf_counter()
-        done = subprocess.run(
-            [
-                *pinbench,
-                "validate",
-                "builtin",
-                "--split",
-                "full",
-                "--discriminative",
-                "--no-cache",
-                "--json",
-                str(out),
-            ],
-            capture_output=True,
-            text=True,
-        )
-        elapsed = time.perf_counter() - started
-        summary = json.loads(out.read_text())["summary"]
-        share = 100 * summary["sound"] / max(1, summary["problems"])
-        print(
-            f"validate builtin --split full --discriminative: {summary} ({share:.1f} % sound "
-            f"and discriminative) in {elapsed:.0f} s (envs already built; exit {done.returncode})"
-        )
-        if args.skip_cold:
-            return
-        home, cache = Path(tmp) / "home", Path(tmp) / "uv-cache"
-        env = {**os.environ, "PINBENCH_HOME": str(home), "UV_CACHE_DIR": str(cache)}
-        started = time.perf_counter()
-        built = subprocess.run(
-            [*pinbench, "envs", "build", "builtin", "--split", "default"],
-            env=env,
-            capture_output=True,
-            text=True,
-        )
-        elapsed = time.perf_counter() - started
-        count = built.stdout.count("built ")
-        print(
-            f"default split, cold: {count} environments in {elapsed:.0f} s "
-            f"(exit {built.returncode}); disk: envs {du(home / 'envs') / 2**20:.0f} MB, "
-            f"uv cache {du(cache) / 2**20:.0f} MB"
-        )
+        if not args.skip_validate:
+            validate_full(Path(tmp))
+        if not args.skip_cold:
+            cold_default(Path(tmp))
 
 
 if __name__ == "__main__":
