@@ -27,9 +27,9 @@ def du(path: Path) -> int:
 def validate_full(tmp: Path) -> None:
     out = tmp / "full.json"
     started = time.perf_counter()
+    args = ["validate", "builtin", "--split", "full", "--discriminative", "--no-cache"]
     done = subprocess.run(
-        [*PINBENCH, "validate", "builtin", "--split", "full", "--discriminative", "--no-cache"]
-        + ["--json", str(out)],
+        [*PINBENCH, *args, "--json", str(out)],
         capture_output=True,
         text=True,
     )
