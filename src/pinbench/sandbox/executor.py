@@ -252,7 +252,11 @@ def _kill_group(pgid: int) -> None:
 
 
 def _drain(fd: int, sink: bytearray) -> None:
-    """Read the proof pipe to EOF so a program flooding it cannot block the runner's record."""
+    """Read the proof pipe to EOF, keeping at most _MAX_PROOF_BYTES.
+
+    Runs after the execution ended, in a thread joined with a timeout, so a leftover process
+    still holding the write end (possible only without a pid namespace) cannot hang the host.
+    A program that floods the pipe blocks the runner's own record and ends as a timeout."""
     with os.fdopen(fd, "rb", buffering=0) as pipe:
         while chunk := pipe.read(65536):
             if len(sink) < _MAX_PROOF_BYTES:
