@@ -11,21 +11,27 @@ from typing import Annotated
 
 import typer
 from pydantic import BaseModel
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from pinbench import __version__
+from pinbench.cli_common import (
+    FormatOpt,
+    SplitOpt,
+    StrictOpt,
+    console,
+    detect_or_exit,
+    err,
+    load_or_exit,
+    progress_bar,
+    split_or_exit,
+)
+from pinbench.cli_run import run_cmd, runs_app
 from pinbench.envs import builder
 from pinbench.executions import ExecutionService
 from pinbench.problems.loaders import (
     LOADERS,
-    DatasetError,
-    LoadResult,
-    detect_format,
-    load_dataset,
 )
-from pinbench.problems.model import EnvSpec, Problem
+from pinbench.problems.model import EnvSpec
 from pinbench.problems.splits import SPLITS, select_split
 from pinbench.problems.stats import dataset_stats
 from pinbench.sandbox.isolation import detect
@@ -48,17 +54,8 @@ envs_app = typer.Typer(help="Build, list, locate and garbage-collect pinned envi
 app.add_typer(envs_app, name="envs")
 datasets_app = typer.Typer(help="List, show and count datasets (the builtin one included).")
 app.add_typer(datasets_app, name="datasets")
-console = Console()
-err = Console(stderr=True)
-
-FormatOpt = Annotated[
-    str | None,
-    typer.Option("--format", help=f"Dataset format ({', '.join(LOADERS)}); default: detect."),
-]
-StrictOpt = Annotated[bool, typer.Option("--strict", help="Any malformed row is fatal (exit 2).")]
-SplitOpt = Annotated[
-    str, typer.Option("--split", help=f"Subset by tags: {', '.join(SPLITS)} (no heavy problems).")
-]
+app.add_typer(runs_app, name="runs")
+app.command("run")(run_cmd)
 
 
 class ValidationRun(BaseModel):
@@ -75,33 +72,6 @@ class ValidationRun(BaseModel):
     load_issues: list[str]
     executions: dict[str, int]
     problems: list[ProblemReport]
-
-
-def _detect(dataset: Path) -> str:
-    try:
-        return detect_format(dataset)
-    except DatasetError as exc:
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(2) from exc
-
-
-def _split(problems: list[Problem], split: str) -> list[Problem]:
-    try:
-        return select_split(problems, split)
-    except ValueError as exc:
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(2) from exc
-
-
-def _load(dataset: Path, fmt: str | None, strict: bool) -> LoadResult:
-    try:
-        result = load_dataset(dataset, fmt, strict=strict)
-    except DatasetError as exc:
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(2) from exc
-    for issue in result.issues:
-        err.print(f"[yellow]skipped[/] {issue}")
-    return result
 
 
 @app.command("validate")
@@ -155,9 +125,9 @@ def validate_cmd(
     """
     started = time.monotonic()
     started_at = datetime.now(UTC).isoformat(timespec="seconds")
-    fmt = fmt or _detect(dataset)
-    loaded = _load(dataset, fmt, strict)
-    problems = [p for p in _split(loaded.problems, split) if not only or p.id in only]
+    fmt = fmt or detect_or_exit(dataset)
+    loaded = load_or_exit(dataset, fmt, strict)
+    problems = [p for p in split_or_exit(loaded.problems, split) if not only or p.id in only]
     if not problems:
         err.print("[red]error:[/] no problem to validate")
         raise typer.Exit(2)
@@ -168,7 +138,7 @@ def validate_cmd(
         f"(isolation: {isolation.level}, jobs: {jobs})"
     )
     limits = Limits(wall_seconds=timeout, cpu_seconds=max(1, int(timeout)))
-    with _progress() as progress:
+    with progress_bar() as progress:
         envs_task = progress.add_task(
             "environments", total=environment_count(problems, discriminative)
         )
@@ -224,17 +194,6 @@ def validate_cmd(
     )
     if summary["sound"] != len(reports):
         raise typer.Exit(1)
-
-
-def _progress() -> Progress:
-    return Progress(
-        TextColumn("{task.description:>12}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-    )
 
 
 _STYLE = {
@@ -294,7 +253,7 @@ def envs_build(
     """
     specs: list[EnvSpec] = []
     if dataset is not None:
-        problems = _split(_load(dataset, fmt, False).problems, split)
+        problems = split_or_exit(load_or_exit(dataset, fmt, False).problems, split)
         specs += list(dict.fromkeys(s for p in problems for s in specs_for(p, discriminative)))
     if pin:
         specs.append(EnvSpec(python=python, pins=tuple(pin)))
@@ -372,7 +331,7 @@ def envs_gc(
 @datasets_app.command("list")
 def datasets_list() -> None:
     """The datasets pinbench ships, with their splits; any other is given by path."""
-    problems = _load(Path("builtin"), None, False).problems
+    problems = load_or_exit(Path("builtin"), None, False).problems
     table = Table()
     for column in ("dataset", "split", "problems", "pins", "libraries"):
         table.add_column(column)
@@ -404,7 +363,7 @@ def datasets_show(
 
         pinbench datasets show builtin numpy-1.25-01
     """
-    problems = _split(_load(dataset, fmt, False).problems, split)
+    problems = split_or_exit(load_or_exit(dataset, fmt, False).problems, split)
     if problem_id is not None:
         found = [p for p in problems if p.id == problem_id]
         if not found:
@@ -442,7 +401,7 @@ def datasets_stats(
 
         pinbench datasets stats GitChameleon/dataset --json stats.json
     """
-    problems = _split(_load(dataset, fmt, False).problems, split)
+    problems = split_or_exit(load_or_exit(dataset, fmt, False).problems, split)
     stats = dataset_stats(str(dataset), split, problems)
     console.print(
         f"{stats.problems} problems, {stats.libraries} libraries, {stats.pins} pins, "

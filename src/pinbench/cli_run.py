@@ -1,0 +1,373 @@
+"""`pinbench run` and `pinbench runs list|show|export`."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import json
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from pydantic import ValidationError
+from rich.table import Table
+
+from pinbench.cli_common import (
+    FormatOpt,
+    SplitOpt,
+    console,
+    detect_or_exit,
+    err,
+    load_or_exit,
+    progress_bar,
+    split_or_exit,
+)
+from pinbench.executions import ExecutionService
+from pinbench.models.base import Model, ModelError
+from pinbench.models.registry import ModelOptions, open_model
+from pinbench.paths import cache_root
+from pinbench.presets import DESCRIPTIONS, PRESETS
+from pinbench.problems.model import Problem
+from pinbench.prompts.templates import Style
+from pinbench.runner import RunConfig, Runner, RunSummary
+from pinbench.store.runs import RunStore, SampleRecord
+
+runs_app = typer.Typer(help="List, show and export recorded runs.")
+
+ResultsOpt = Annotated[
+    Path | None,
+    typer.Option("--results", help="Results directory (default: $PINBENCH_HOME/results)."),
+]
+_PRESET_HELP = "; ".join(f"`{name}`: {text}" for name, text in DESCRIPTIONS.items())
+
+
+def _store(results: Path | None) -> RunStore:
+    return RunStore((results or cache_root() / "results") / "pinbench.sqlite")
+
+
+def run_cmd(
+    model: Annotated[
+        str,
+        typer.Option(
+            "--model",
+            "-m",
+            help="`embedded[:NAME]` (offline; qwen2.5-coder-0.5b-instruct by default, "
+            "smollm2-135m-instruct, qwen2.5-coder-1.5b-instruct), `openai:NAME` (with "
+            "--base-url), `replay:PATH`, `reference`, `hf:PATH`, `vllm:PATH`.",
+        ),
+    ] = "embedded",
+    dataset: Annotated[
+        str, typer.Option("--dataset", "-d", help="Dataset file or directory, or `builtin`.")
+    ] = "builtin",
+    fmt: FormatOpt = None,
+    split: SplitOpt = "default",
+    only: Annotated[list[str] | None, typer.Option("--only", help="Only these problems.")] = None,
+    preset: Annotated[str | None, typer.Option("--preset", help=_PRESET_HELP)] = None,
+    n: Annotated[int | None, typer.Option("-n", help="Samples per problem and seed.")] = None,
+    k: Annotated[str | None, typer.Option("-k", help="pass@k to report, e.g. 1,10.")] = None,
+    temperature: Annotated[float | None, typer.Option("--temperature", "-t")] = None,
+    top_p: Annotated[float | None, typer.Option("--top-p")] = None,
+    top_k: Annotated[int | None, typer.Option("--top-k")] = None,
+    max_tokens: Annotated[int | None, typer.Option("--max-tokens")] = None,
+    seeds: Annotated[int | None, typer.Option("--seeds", help="Repeat with N seeds.")] = None,
+    feedback_rounds: Annotated[
+        int | None,
+        typer.Option("--feedback-rounds", help="Re-prompt with the visible test's error."),
+    ] = None,
+    doc_prompting: Annotated[
+        bool | None, typer.Option("--doc-prompting/--no-doc-prompting", help="Add API docs.")
+    ] = None,
+    cot: Annotated[bool | None, typer.Option("--cot/--no-cot", help="Zero-shot CoT.")] = None,
+    style: Annotated[
+        Style | None, typer.Option("--style", help="instruct (chat) or completion (base models).")
+    ] = None,
+    base_url: Annotated[
+        str | None, typer.Option("--base-url", help="OpenAI-compatible API.")
+    ] = None,
+    api_key_env: Annotated[
+        str, typer.Option("--api-key-env", help="Environment variable holding the API key.")
+    ] = "OPENAI_API_KEY",
+    concurrency: Annotated[int, typer.Option("--concurrency", help="Requests in flight.")] = 64,
+    rps: Annotated[float | None, typer.Option("--rps", help="Client-side rate limit.")] = None,
+    parallel: Annotated[int, typer.Option("--parallel", help="Embedded model slots.")] = 4,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Concurrent executions.")] = (
+        os.cpu_count() or 2
+    ),
+    timeout: Annotated[
+        float, typer.Option("--timeout", help="Cap on one execution's deadline (seconds).")
+    ] = 60.0,
+    execute: Annotated[
+        bool, typer.Option("--execute/--no-execute", help="--no-execute: only generate.")
+    ] = True,
+    json_path: Annotated[
+        Path | None, typer.Option("--json", help="Write the summary and every sample here.")
+    ] = None,
+    results: ResultsOpt = None,
+) -> None:
+    """Generate with a model, execute in the pinned environments, score, and store.
+
+    With no arguments: the embedded offline model on the builtin benchmark's default split.
+    Re-running the same command resumes the run: nothing recorded is asked or executed again.
+
+    Examples: `pinbench run` · `pinbench run -m embedded:smollm2 --split quick` ·
+    `pinbench run -m openai:gpt-4o-mini --base-url https://api.example/v1 --preset pass@10` ·
+    `pinbench run -m replay:answers.jsonl -d gitchameleon2/`
+    """
+    explicit = {
+        "n": n,
+        "k": _ks(k) if k else None,
+        "temperature": temperature,
+        "top_p": top_p,
+        "top_k": top_k,
+        "max_tokens": max_tokens,
+        "seeds": seeds,
+        "feedback_rounds": feedback_rounds,
+        "doc_prompting": doc_prompting,
+        "cot": cot,
+        "style": style,
+    }
+    if preset is not None and preset not in PRESETS:
+        err.print(f"[red]error:[/] unknown preset {preset!r} (presets: {', '.join(PRESETS)})")
+        raise typer.Exit(2)
+    path = Path(dataset)
+    fmt = fmt or detect_or_exit(path)
+    problems = split_or_exit(load_or_exit(path, fmt, False).problems, split)
+    if only:
+        problems = [p for p in problems if p.id in set(only)]
+    if not problems:
+        err.print("[red]error:[/] no problem to run")
+        raise typer.Exit(2)
+    try:
+        config = RunConfig(
+            **{
+                "model": model,
+                "base_url": base_url,
+                "dataset": dataset,
+                "dataset_format": fmt,
+                "split": split,
+                "only": tuple(only or ()),
+                "timeout_cap": timeout,
+                "execute": execute,
+                **PRESETS.get(preset or "greedy", {}),
+                **{key: value for key, value in explicit.items() if value is not None},
+            }
+        )
+    except ValidationError as exc:
+        err.print(f"[red]error:[/] {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}")
+        raise typer.Exit(2) from None
+    if any(kk > config.n for kk in config.k):
+        err.print(f"[red]error:[/] pass@k needs k <= n (k={config.k}, n={config.n})")
+        raise typer.Exit(2)
+    options = ModelOptions(
+        base_url=base_url,
+        api_key_env=api_key_env,
+        concurrency=concurrency,
+        requests_per_second=rps,
+        timeout=600.0 if model.startswith("embedded") else 120.0,
+        parallel=parallel,
+    )
+    summary = _run(config, problems, options, jobs, results)
+    _print_summary(summary)
+    if json_path is not None:
+        store = _store(results)
+        try:
+            _write_json(json_path, summary, store.iter_samples(summary.run_id))
+        finally:
+            store.close()
+        err.print(f"wrote {json_path}")
+
+
+def _ks(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
+    except ValueError:
+        err.print(f"[red]error:[/] -k takes integers separated by commas, got {text!r}")
+        raise typer.Exit(2) from None
+
+
+def _run(
+    config: RunConfig,
+    problems: list[Problem],
+    options: ModelOptions,
+    jobs: int,
+    results: Path | None,
+) -> RunSummary:
+    store = _store(results)
+    err.print(f"run [bold]{config.run_id}[/] · {len(problems)} problems · model {config.model}")
+    try:
+        backend = open_model(config.model, problems, options)
+    except ModelError as exc:
+        store.close()
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+    service = ExecutionService(jobs=jobs) if config.execute else None
+    chains = len(problems) * config.n * config.seeds
+    try:
+        with progress_bar() as progress:
+            task = progress.add_task("samples", total=chains)
+
+            def on_event(_kind: str, record: SampleRecord | None) -> None:
+                if record is not None and (record.round == 0):
+                    progress.advance(task)
+
+            runner = Runner(config, problems, backend, store, service, jobs=jobs, on_event=on_event)
+            return asyncio.run(_run_and_close(runner, backend))
+    finally:
+        if service is not None:
+            service.close()
+        store.close()
+
+
+async def _run_and_close(runner: Runner, backend: Model) -> RunSummary:
+    try:
+        return await runner.run()
+    finally:
+        await backend.aclose()
+
+
+def _fmt_score(mean: float | None, std: float | None, seeds: int) -> str:
+    if mean is None:
+        return "n/a"
+    return f"{100 * mean:.1f}" + (f" ± {100 * (std or 0):.1f}" if seeds > 1 else "")
+
+
+def _print_summary(summary: RunSummary) -> None:
+    config, scores = summary.config, summary.scores
+    table = Table(title=f"run {summary.run_id} · {summary.model_name}")
+    table.add_column("round")
+    for kscore in scores.rounds[0].pass_at:
+        table.add_column(f"pass@{kscore.k} %", justify="right")
+    table.add_column("compiles %", justify="right")
+    table.add_column("scored", justify="right")
+    for rnd in scores.rounds:
+        cells = [_fmt_score(s.mean, s.std, config.seeds) for s in rnd.pass_at]
+        rate = "n/a" if rnd.compile_rate is None else f"{100 * rnd.compile_rate:.1f}"
+        table.add_row(str(rnd.round), *cells, rate, str(rnd.scored))
+    console.print(table)
+    statuses = ", ".join(f"{name} {count}" for name, count in scores.statuses.items())
+    console.print(
+        f"{scores.problems} problems · {scores.samples} samples · {statuses} · "
+        f"{summary.requests['requests'] - summary.requests['cached']} model requests "
+        f"({summary.requests['cached']} cached) · {summary.wall_seconds:.1f} s"
+        + (" · resumed" if summary.resumed else "")
+    )
+    if scores.exceptions:
+        top = ", ".join(f"{name} {count}" for name, count in list(scores.exceptions.items())[:6])
+        console.print(f"failures: {top}")
+    for note in summary.notes:
+        console.print(f"[yellow]note:[/] {note}")
+
+
+def _write_json(path: Path, summary: RunSummary, samples: Any) -> None:
+    """The `--json` document; schema in docs/run-json.md."""
+    rows = [
+        {
+            "problem_id": s.problem_id,
+            "seed": s.seed,
+            "sample": s.sample,
+            "round": s.round,
+            "passed": s.passed,
+            "outcome": s.status,
+            "compiles": s.compiles,
+            "exc_type": s.exc_type,
+        }
+        for s in samples
+    ]
+    document = {"schema_version": 1, "summary": summary.model_dump(mode="json"), "samples": rows}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document, indent=1))
+
+
+@runs_app.command("list")
+def runs_list(results: ResultsOpt = None) -> None:
+    """Every recorded run, oldest first."""
+    store = _store(results)
+    try:
+        rows = store.runs()
+    finally:
+        store.close()
+    table = Table(title="runs")
+    for column in ("id", "model", "dataset", "split", "status", "pass@1 %", "samples"):
+        table.add_column(column)
+    for row in rows:
+        scores = (row.summary or {}).get("scores") or {}
+        rounds = scores.get("rounds") or [{}]
+        first = next((s for s in rounds[-1].get("pass_at", []) if s["k"] == 1), None)
+        value = "n/a" if not first or first["mean"] is None else f"{100 * first['mean']:.1f}"
+        table.add_row(
+            row.id,
+            row.model_name or row.config.get("model", ""),
+            str(row.config.get("dataset", "")),
+            str(row.config.get("split", "")),
+            row.status,
+            value,
+            str(scores.get("samples", "")),
+        )
+    console.print(table)
+
+
+@runs_app.command("show")
+def runs_show(
+    run: Annotated[str, typer.Argument(help="Run id (or a unique prefix), or `latest`.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    results: ResultsOpt = None,
+) -> None:
+    """A run's summary."""
+    row = _find_run(run, results)
+    if row.summary is None:
+        err.print(f"[yellow]run {row.id} has no summary yet ({row.status})[/]")
+        raise typer.Exit(1)
+    summary = RunSummary.model_validate(row.summary)
+    if as_json:
+        console.print_json(summary.model_dump_json())
+    else:
+        _print_summary(summary)
+        console.print(f"status: {row.status}")
+
+
+@runs_app.command("export")
+def runs_export(
+    run: Annotated[str, typer.Argument(help="Run id (or a unique prefix), or `latest`.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output file.")],
+    fmt: Annotated[str, typer.Option("--format", help="jsonl or csv.")] = "jsonl",
+    results: ResultsOpt = None,
+) -> None:
+    """Every sample with its prompt, raw response, program and outcome. The JSONL export is
+    readable by `--model replay:PATH`."""
+    if fmt not in ("jsonl", "csv"):
+        err.print("[red]error:[/] --format is jsonl or csv")
+        raise typer.Exit(2)
+    row = _find_run(run, results)
+    store = _store(results)
+    count = 0
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with out.open("w", newline="") as handle:
+            writer: csv.DictWriter[str] | None = None
+            for record in store.export_rows(row.id):
+                record = {"run_id": row.id, "model": row.model_name, **record}
+                count += 1
+                if fmt == "jsonl":
+                    handle.write(json.dumps(record) + "\n")
+                    continue
+                record["request"] = json.dumps(record["request"])
+                if writer is None:
+                    writer = csv.DictWriter(handle, fieldnames=list(record))
+                    writer.writeheader()
+                writer.writerow(record)
+    finally:
+        store.close()
+    err.print(f"wrote {count} samples to {out}")
+
+
+def _find_run(run: str, results: Path | None) -> Any:
+    store = _store(results)
+    try:
+        row = store.run(run)
+    finally:
+        store.close()
+    if row is None:
+        err.print(f"[red]error:[/] no run {run!r} (see `pinbench runs list`)")
+        raise typer.Exit(2)
+    return row

@@ -1,0 +1,99 @@
+"""A run's scores from its sample records: pass@k per feedback round, mean ± std over seeds,
+compile rate; infrastructure outcomes are excluded from every denominator and counted apart."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+from pydantic import BaseModel, Field
+
+from pinbench.metrics.passk import mean_pass_at_k, mean_std
+from pinbench.store.runs import SampleRecord
+
+MODEL_ERROR = "model_error"
+INFRASTRUCTURE = frozenset({"environment_error", "harness_error", MODEL_ERROR})
+NOT_SCORED = frozenset({*INFRASTRUCTURE, "generated"})  # "generated": run with --no-execute
+
+
+class KScore(BaseModel):
+    k: int
+    mean: float | None = Field(description="mean over seeds of pass@k averaged over problems")
+    std: float | None = Field(description="sample standard deviation over seeds")
+    per_seed: list[float | None]
+
+
+class RoundScore(BaseModel):
+    round: int
+    pass_at: list[KScore]
+    compile_rate: float | None
+    scored: int = Field(description="samples with a model outcome at this round")
+
+
+class Scores(BaseModel):
+    rounds: list[RoundScore]
+    problems: int
+    samples: int = Field(description="distinct (problem, seed, sample) chains recorded")
+    statuses: dict[str, int] = Field(description="latest round's outcome kinds")
+    infrastructure: dict[str, int] = Field(description="excluded from scores, by kind")
+    exceptions: dict[str, int] = Field(description="latest round's exception types, failures")
+
+
+def score(records: list[SampleRecord], ks: tuple[int, ...], rounds: int, seeds: int) -> Scores:
+    chains: dict[tuple[str, int, int], dict[int, SampleRecord]] = defaultdict(dict)
+    for record in records:
+        chains[(record.problem_id, record.seed, record.sample)][record.round] = record
+    round_scores = [_round(chains, r, ks, seeds) for r in range(rounds + 1)]
+    latest = [_at_round(chain, rounds) for chain in chains.values()]
+    statuses = Counter(r.status for r in latest if r is not None)
+    exceptions = Counter(
+        r.exc_type or r.status
+        for r in latest
+        if r is not None and r.status not in NOT_SCORED and not r.passed
+    )
+    return Scores(
+        rounds=round_scores,
+        problems=len({key[0] for key in chains}),
+        samples=len(chains),
+        statuses=dict(statuses.most_common()),
+        infrastructure={s: c for s, c in statuses.items() if s in INFRASTRUCTURE},
+        exceptions=dict(exceptions.most_common()),
+    )
+
+
+def _at_round(chain: dict[int, SampleRecord], round_: int) -> SampleRecord | None:
+    """A chain stops when its visible test passes: its last record stands for later rounds."""
+    reached = [r for r in chain if r <= round_]
+    return chain[max(reached)] if reached else None
+
+
+def _round(
+    chains: dict[tuple[str, int, int], dict[int, SampleRecord]],
+    round_: int,
+    ks: tuple[int, ...],
+    seeds: int,
+) -> RoundScore:
+    counts: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    compiled = scored = 0
+    for (problem, seed, _), chain in chains.items():
+        record = _at_round(chain, round_)
+        if record is None or record.status in NOT_SCORED:
+            continue
+        scored += 1
+        compiled += record.compiles
+        tally = counts[seed][problem]
+        tally[0] += 1
+        tally[1] += record.passed
+    pass_at = []
+    for k in ks:
+        per_seed = [
+            mean_pass_at_k(((n, c) for n, c in counts[seed].values()), k) for seed in range(seeds)
+        ]
+        present = [v for v in per_seed if v is not None]
+        mean, std = mean_std(present) if present else (None, None)
+        pass_at.append(KScore(k=k, mean=mean, std=std, per_seed=per_seed))
+    return RoundScore(
+        round=round_,
+        pass_at=pass_at,
+        compile_rate=compiled / scored if scored else None,
+        scored=scored,
+    )

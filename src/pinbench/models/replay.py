@@ -1,0 +1,148 @@
+"""`replay:PATH` re-scores generations saved in files, so published outputs can be scored
+without a model: pinbench's own export, GitChameleon `{example_id, answer}` rows, and
+per-model result files (JSONL, a JSON list, or a JSON object of id -> answer(s)).
+
+A row names its problem (`problem_id`, `example_id`, `task_id` or `id`) and carries the text
+(`response`, `answer`, `completion`, `generation`, `output`, `code`, `program`; a list of them
+means several samples); `sample` and `round` are optional (rows of one problem without a
+sample index are its samples in file order)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from pinbench.models.base import Generation, ModelError, Request
+from pinbench.problems.model import Problem
+
+ID_FIELDS = ("problem_id", "example_id", "task_id", "id")
+TEXT_FIELDS = ("response", "answer", "completion", "generation", "output", "code", "program")
+_PREFIXES = ("gc1-", "gc2-")  # pinbench's ids for GitChameleon rows; files use the bare id
+
+
+class ReplayModel:
+    def __init__(self, path: Path, problems: list[Problem]) -> None:
+        self.path = path
+        self._answers = read_answers(path, problems)
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12] if path.is_file() else ""
+        self.name = f"replay:{path.name}@{digest}"
+
+    async def generate(self, request: Request) -> Generation:
+        key = (request.problem_id, request.sample, request.round)
+        text = self._answers.get(key)
+        if text is None:
+            where = f"sample {request.sample}, round {request.round}"
+            return Generation(error=f"{self.path}: no answer for {request.problem_id} ({where})")
+        return Generation(text=text, finish_reason="replay")
+
+    async def aclose(self) -> None:
+        return None
+
+    def problems_answered(self) -> set[str]:
+        return {problem for problem, _, _ in self._answers}
+
+
+def read_answers(path: Path, problems: list[Problem]) -> dict[tuple[str, int, int], str]:
+    """(problem id, sample, round) -> text; rows naming unknown problems are skipped, a file
+    with none that match is an error (probably the wrong dataset)."""
+    if not path.is_file():
+        raise ModelError(f"replay file {path} does not exist")
+    resolve = _id_resolver(problems)
+    answers: dict[tuple[str, int, int], str] = {}
+    next_sample: dict[tuple[str, int], int] = defaultdict(int)
+    rows = _rows(path)
+    for where, row in rows:
+        problem_id = resolve(row)
+        texts = _texts(row, where)
+        if problem_id is None or texts is None:
+            continue
+        round_ = _int(row.get("round"), where, "round")
+        request = row.get("request")  # pinbench's export: the request's own sample index
+        sample = request.get("sample") if isinstance(request, dict) else None
+        if sample is None:
+            sample = row.get("sample", row.get("sample_index"))
+        start = _int(sample, where, "sample")
+        if start is None:
+            start = next_sample[(problem_id, round_ or 0)]
+        for offset, text in enumerate(texts):
+            answers[(problem_id, start + offset, round_ or 0)] = text
+        next_sample[(problem_id, round_ or 0)] = start + len(texts)
+    if rows and not answers:
+        raise ModelError(f"{path}: no row names a problem of this dataset")
+    return answers
+
+
+def _rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
+    text = path.read_text(encoding="utf-8-sig")
+    stripped = text.lstrip()
+    if stripped.startswith("[") or (stripped.startswith("{") and "\n{" not in stripped):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ModelError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+        if isinstance(data, list):
+            return [
+                (f"{path}: item {i}", _as_row(r, f"{path}: item {i}")) for i, r in enumerate(data)
+            ]
+        if isinstance(data, dict) and not any(f in data for f in ID_FIELDS):
+            return [(f"{path}: key {k}", {"id": k, "answer": v}) for k, v in data.items()]
+        return [(str(path), _as_row(data, str(path)))]
+    rows = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{lineno}"
+        try:
+            rows.append((where, _as_row(json.loads(line), where)))
+        except json.JSONDecodeError as exc:
+            raise ModelError(f"{where}: not valid JSON: {exc.msg}") from None
+    return rows
+
+
+def _as_row(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ModelError(f"{where}: expected an object, got {type(value).__name__}")
+    return value
+
+
+def _id_resolver(problems: list[Problem]) -> Any:
+    known: dict[str, str] = {}
+    for problem in problems:
+        known[problem.id] = problem.id
+        for prefix in _PREFIXES:
+            if problem.id.startswith(prefix):
+                known.setdefault(problem.id.removeprefix(prefix), problem.id)
+
+    def resolve(row: dict[str, Any]) -> str | None:
+        for field in ID_FIELDS:
+            if field in row and row[field] is not None:
+                return known.get(str(row[field]))
+        return None
+
+    return resolve
+
+
+def _texts(row: dict[str, Any], where: str) -> list[str] | None:
+    for field in TEXT_FIELDS:
+        value = row.get(field)
+        if isinstance(value, str):
+            return [value]
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return list(value)
+    if any(field in row for field in TEXT_FIELDS):
+        raise ModelError(f"{where}: the answer is neither text nor a list of texts")
+    return None
+
+
+def _int(value: object, where: str, field: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ModelError(f"{where}: {field} must be an integer")
+    try:
+        return int(value)
+    except ValueError:
+        raise ModelError(f"{where}: {field} must be an integer, got {value!r}") from None

@@ -1,0 +1,350 @@
+"""`pinbench run`: generate, extract, execute, score, store — for every (problem, seed,
+sample) chain and its error-feedback rounds.
+
+Generation and execution overlap: each chain is a task that executes its program as soon as the
+model answers, while environments build in a pool from the start. Every generation and every
+sample outcome is committed to the store as it arrives, so re-running the same command resumes:
+what was recorded is reused, never asked or executed again."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import platform
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+import pinbench
+from pinbench.envs.builder import EnvError, Environment, ensure
+from pinbench.executions import ExecutionService
+from pinbench.metrics.scores import INFRASTRUCTURE, MODEL_ERROR, Scores, score
+from pinbench.models.base import Generation, Model, Request, Sampling
+from pinbench.problems.model import EnvSpec, Problem, TestSpec, env_spec_for
+from pinbench.prompts.extract import compiles, extract_program
+from pinbench.prompts.templates import COMPLETION_STOP, Feedback, Style, build_request
+from pinbench.sandbox.outcome import Execution, Limits, Status
+from pinbench.sandbox.timeouts import Calibration
+from pinbench.store.runs import RunStore, SampleRecord
+from pinbench.validate import preload_for
+
+_FEEDBACK_CHARS = 4000
+
+
+class RunConfig(BaseModel):
+    """Everything that determines a run's results; its hash is the run id, so the same command
+    names the same run and resumes it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model: str = "embedded"
+    base_url: str | None = None
+    dataset: str = "builtin"
+    dataset_format: str | None = None
+    split: str = "default"
+    only: tuple[str, ...] = ()
+    n: int = Field(default=1, ge=1)
+    k: tuple[int, ...] = (1,)
+    temperature: float = Field(default=0.0, ge=0.0)
+    top_p: float = 0.95
+    top_k: int = 50
+    max_tokens: int = Field(default=256, ge=1)
+    seeds: int = Field(default=1, ge=1)
+    feedback_rounds: int = Field(default=0, ge=0)
+    doc_prompting: bool = False
+    cot: bool = False
+    style: Style = Style.INSTRUCT
+    timeout_cap: float = 60.0
+    execute: bool = True
+
+    @property
+    def run_id(self) -> str:
+        blob = json.dumps(self.model_dump(mode="json"), sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+    def sampling(self, seed: int, sample: int) -> Sampling:
+        """Each (seed, sample) gets its own request seed, so samples differ and repeat exactly."""
+        stop = COMPLETION_STOP if self.style is Style.COMPLETION else ()
+        return Sampling(
+            temperature=self.temperature,
+            top_p=self.top_p,
+            top_k=self.top_k,
+            max_tokens=self.max_tokens,
+            seed=seed * 1_000_003 + sample,
+            stop=stop,
+        )
+
+
+class RunSummary(BaseModel):
+    run_id: str
+    model: str
+    model_name: str
+    dataset: str
+    split: str
+    config: RunConfig
+    scores: Scores
+    requests: dict[str, int]
+    wall_seconds: float
+    resumed: bool
+    notes: list[str] = Field(default_factory=list)
+
+
+Event = Callable[[str, SampleRecord | None], None]
+
+
+class Runner:
+    def __init__(
+        self,
+        config: RunConfig,
+        problems: list[Problem],
+        model: Model,
+        store: RunStore,
+        service: ExecutionService | None,
+        *,
+        jobs: int = 2,
+        on_event: Event | None = None,
+    ) -> None:
+        self.config = config
+        self.problems = problems
+        self.model = model
+        self.store = store
+        self.service = service
+        self.jobs = max(1, jobs)
+        self.notify = on_event or (lambda _kind, _record: None)
+        self.run_id = config.run_id
+        self._envs: dict[EnvSpec, asyncio.Future[Environment | Exception]] = {}
+        self._deadlines: dict[str, asyncio.Future[float]] = {}
+        self._cap = Limits(wall_seconds=config.timeout_cap, cpu_seconds=int(config.timeout_cap))
+
+    async def run(self) -> RunSummary:
+        started = time.monotonic()
+        resumed = not self.store.start_run(
+            self.run_id,
+            self.config.model_dump(mode="json"),
+            model_name=self.model.name,
+            versions=_versions(),
+            machine=_machine(),
+        )
+        done = {
+            (r.problem_id, r.seed, r.sample, r.round): r for r in self.store.samples(self.run_id)
+        }
+        status = "interrupted"
+        with (
+            ThreadPoolExecutor(self.jobs, thread_name_prefix="build") as self._builders,
+            ThreadPoolExecutor(self.jobs, thread_name_prefix="exec") as self._runners,
+        ):
+            if self.config.execute:
+                for problem in self.problems:
+                    self._environment(problem)  # start every build now, in dataset order
+            try:
+                await asyncio.gather(
+                    *(
+                        self._chain(problem, seed, sample, done)
+                        for problem in self.problems
+                        for seed in range(self.config.seeds)
+                        for sample in range(self.config.n)
+                    )
+                )
+                status = "finished"
+            finally:
+                summary = self._summary(time.monotonic() - started, resumed)
+                self.store.finish_run(self.run_id, status, summary.model_dump(mode="json"))
+        return summary
+
+    def _summary(self, wall: float, resumed: bool) -> RunSummary:
+        c = self.config
+        scores = score(self.store.samples(self.run_id), c.k, c.feedback_rounds, c.seeds)
+        notes = []
+        if scores.infrastructure:
+            kinds = ", ".join(f"{k} {v}" for k, v in scores.infrastructure.items())
+            total = sum(scores.infrastructure.values())
+            notes.append(f"{total} samples had infrastructure outcomes ({kinds}): not scored")
+        if not c.execute:
+            notes.append("generation only (--no-execute): nothing was executed or scored")
+        return RunSummary(
+            run_id=self.run_id,
+            model=c.model,
+            model_name=self.model.name,
+            dataset=c.dataset,
+            split=c.split,
+            config=c,
+            scores=scores,
+            requests=self.store.request_counts(self.run_id),
+            wall_seconds=round(wall, 3),
+            resumed=resumed,
+            notes=notes,
+        )
+
+    async def _chain(
+        self,
+        problem: Problem,
+        seed: int,
+        sample: int,
+        done: dict[tuple[str, int, int, int], SampleRecord],
+    ) -> None:
+        """Round 0, then one more round per feedback round while the visible test fails."""
+        feedback: Feedback | None = None
+        for round_ in range(self.config.feedback_rounds + 1):
+            record = done.get((problem.id, seed, sample, round_))
+            if record is None or record.status == MODEL_ERROR:
+                try:
+                    record = await self._attempt(problem, seed, sample, round_, feedback)
+                except Exception as exc:  # one sample's harness fault must not end the run
+                    record = SampleRecord(
+                        problem_id=problem.id,
+                        seed=seed,
+                        sample=sample,
+                        round=round_,
+                        status=Status.HARNESS_ERROR.value,
+                        message=f"{type(exc).__name__}: {exc}",
+                    )
+                self.store.record_sample(self.run_id, record)
+                self.notify("sample", record)
+            if record.status in INFRASTRUCTURE or not record.feedback:
+                return
+            feedback = Feedback(program=record.program, error=record.feedback, round=round_)
+
+    async def _attempt(
+        self, problem: Problem, seed: int, sample: int, round_: int, feedback: Feedback | None
+    ) -> SampleRecord:
+        c = self.config
+        request = build_request(
+            problem,
+            style=c.style,
+            sampling=c.sampling(seed, sample),
+            sample=seed * c.n + sample,
+            round=round_,
+            docs=c.doc_prompting,
+            cot=c.cot,
+            feedback=feedback,
+        )
+        generation, key = await self._generate(request)
+        record = SampleRecord(
+            problem_id=problem.id,
+            seed=seed,
+            sample=sample,
+            round=round_,
+            generation_key=key,
+            status=MODEL_ERROR,
+        )
+        if generation.error is not None:
+            return record.model_copy(update={"message": generation.error})
+        program = extract_program(generation.text, problem, c.style)
+        record = record.model_copy(update={"program": program, "compiles": compiles(program)})
+        if not c.execute:
+            return record.model_copy(update={"status": "generated"})
+        return await self._execute(problem, record, run_visible=round_ < c.feedback_rounds)
+
+    async def _generate(self, request: Request) -> tuple[Generation, str]:
+        key = request.cache_key(self.model.name)
+        cached = self.store.generation(key)
+        generation = cached or await self.model.generate(request)
+        self.store.record_generation(
+            self.run_id, key, self.model.name, request, generation, cached is not None
+        )
+        return generation, key
+
+    async def _execute(
+        self, problem: Problem, record: SampleRecord, run_visible: bool
+    ) -> SampleRecord:
+        env = await self._environment(problem)
+        if isinstance(env, Exception):
+            message = str(env)
+            if isinstance(env, EnvError) and env.log:
+                message += f" (log: {env.log})"
+            return record.model_copy(
+                update={"status": Status.ENVIRONMENT_ERROR.value, "message": message}
+            )
+        deadline = await self._deadline(problem, env)
+        limits = self._cap.model_copy(update={"wall_seconds": deadline})
+        hidden = await self._run(env, problem, record.program, problem.hidden_test, limits)
+        update: dict[str, Any] = {
+            "status": hidden.status.value,
+            "exc_type": hidden.exc_type,
+            "message": hidden.message[:2000],
+            "env_key": env.key,
+            "deadline": deadline,
+            "seconds": hidden.seconds,
+        }
+        if run_visible and problem.visible_test is not None and not hidden.status.is_infrastructure:
+            visible = await self._run(env, problem, record.program, problem.visible_test, limits)
+            update["visible_status"] = visible.status.value
+            update["feedback"] = "" if visible.passed else _error_text(visible)
+        return record.model_copy(update=update)
+
+    async def _run(
+        self, env: Environment, problem: Problem, program: str, test: TestSpec, limits: Limits
+    ) -> Execution:
+        assert self.service is not None
+        service = self.service
+        loop = asyncio.get_running_loop()
+        preload = preload_for(env, problem)
+        return await loop.run_in_executor(
+            self._runners, lambda: service.run(env, program, test, limits, preload)
+        )
+
+    def _environment(self, problem: Problem) -> asyncio.Future[Environment | Exception]:
+        spec = env_spec_for(problem)
+        if spec not in self._envs:
+            loop = asyncio.get_running_loop()
+            self._envs[spec] = loop.run_in_executor(self._builders, _ensure_or_error, spec)
+        return self._envs[spec]
+
+    async def _deadline(self, problem: Problem, env: Environment) -> float:
+        """The reference solution's runtime calibrates the deadline, once per problem."""
+        if problem.id not in self._deadlines:
+            future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+            self._deadlines[problem.id] = future
+            try:
+                reference = await self._run(
+                    env, problem, problem.solution, problem.hidden_test, self._cap
+                )
+                calibration = Calibration(
+                    reference_seconds=reference.seconds, cap_seconds=self._cap.wall_seconds
+                )
+                future.set_result(calibration.deadline)
+            except Exception:
+                future.set_result(self._cap.wall_seconds)  # uncalibrated: the cap itself
+                raise
+        return await self._deadlines[problem.id]
+
+
+def _ensure_or_error(spec: EnvSpec) -> Environment | Exception:
+    try:
+        return ensure(spec)
+    except Exception as exc:  # recorded as each sample's environment outcome
+        return exc
+
+
+def _error_text(execution: Execution) -> str:
+    """What a user would see from the visible test: the trace, kept to its tail."""
+    if execution.status is Status.TIMEOUT:
+        text = f"Timeout: the program did not finish within {execution.limits.wall_seconds} s"
+    else:
+        text = execution.trace or f"{execution.exc_type or 'Error'}: {execution.message}"
+        text = text or execution.stderr
+    return text[-_FEEDBACK_CHARS:]
+
+
+def _versions() -> dict[str, str]:
+    versions = {"pinbench": pinbench.__version__}
+    try:
+        from importlib.metadata import version
+
+        versions["xllamacpp"] = version("xllamacpp")
+    except Exception:
+        pass
+    return versions
+
+
+def _machine() -> dict[str, Any]:
+    return {
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+    }
