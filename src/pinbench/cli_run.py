@@ -90,6 +90,9 @@ def run_cmd(
     ] = "OPENAI_API_KEY",
     concurrency: Annotated[int, typer.Option("--concurrency", help="Requests in flight.")] = 64,
     rps: Annotated[float | None, typer.Option("--rps", help="Client-side rate limit.")] = None,
+    retries: Annotated[
+        int, typer.Option("--retries", help="Retries of a failed request (429, 5xx, timeouts).")
+    ] = 6,
     parallel: Annotated[int, typer.Option("--parallel", help="Embedded model slots.")] = 4,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Concurrent executions.")] = (
         os.cpu_count() or 2
@@ -164,6 +167,7 @@ def run_cmd(
         api_key_env=api_key_env,
         concurrency=concurrency,
         requests_per_second=rps,
+        max_retries=retries,
         timeout=600.0 if model.startswith("embedded") else 120.0,
         parallel=parallel,
     )
@@ -248,8 +252,8 @@ def _print_summary(summary: RunSummary) -> None:
     statuses = ", ".join(f"{name} {count}" for name, count in scores.statuses.items())
     console.print(
         f"{scores.problems} problems · {scores.samples} samples · {statuses} · "
-        f"{summary.requests['requests'] - summary.requests['cached']} model requests "
-        f"({summary.requests['cached']} cached) · {summary.wall_seconds:.1f} s"
+        f"{summary.requests['asked']} model requests ({summary.requests['cached']} answered "
+        f"from cache, {summary.requests['errors']} failed) · {summary.wall_seconds:.1f} s"
         + (" · resumed" if summary.resumed else "")
     )
     if scores.exceptions:

@@ -9,10 +9,12 @@ what was recorded is reused, never asked or executed again."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import os
 import platform
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -88,7 +90,7 @@ class RunSummary(BaseModel):
     split: str
     config: RunConfig
     scores: Scores
-    requests: dict[str, int]
+    requests: dict[str, int] = Field(description="this invocation's: asked, cached, errors")
     wall_seconds: float
     resumed: bool
     notes: list[str] = Field(default_factory=list)
@@ -119,6 +121,7 @@ class Runner:
         self.run_id = config.run_id
         self._envs: dict[EnvSpec, asyncio.Future[Environment | Exception]] = {}
         self._deadlines: dict[str, asyncio.Future[float]] = {}
+        self._requests = {"asked": 0, "cached": 0, "errors": 0}
         self._cap = Limits(wall_seconds=config.timeout_cap, cpu_seconds=int(config.timeout_cap))
 
     async def run(self) -> RunSummary:
@@ -135,7 +138,9 @@ class Runner:
         }
         status = "interrupted"
         with (
-            ThreadPoolExecutor(self.jobs, thread_name_prefix="build") as self._builders,
+            ThreadPoolExecutor(
+                self.jobs, thread_name_prefix="build", initializer=_background_priority
+            ) as self._builders,
             ThreadPoolExecutor(self.jobs, thread_name_prefix="exec") as self._runners,
         ):
             if self.config.execute:
@@ -174,7 +179,7 @@ class Runner:
             split=c.split,
             config=c,
             scores=scores,
-            requests=self.store.request_counts(self.run_id),
+            requests=dict(self._requests),
             wall_seconds=round(wall, 3),
             resumed=resumed,
             notes=notes,
@@ -191,7 +196,7 @@ class Runner:
         feedback: Feedback | None = None
         for round_ in range(self.config.feedback_rounds + 1):
             record = done.get((problem.id, seed, sample, round_))
-            if record is None or record.status == MODEL_ERROR:
+            if record is None or record.status in INFRASTRUCTURE:  # not done: try again
                 try:
                     record = await self._attempt(problem, seed, sample, round_, feedback)
                 except Exception as exc:  # one sample's harness fault must not end the run
@@ -244,6 +249,8 @@ class Runner:
         key = request.cache_key(self.model.name)
         cached = self.store.generation(key)
         generation = cached or await self.model.generate(request)
+        self._requests["cached" if cached else "asked"] += 1
+        self._requests["errors"] += generation.error is not None
         self.store.record_generation(
             self.run_id, key, self.model.name, request, generation, cached is not None
         )
@@ -312,6 +319,14 @@ class Runner:
                 future.set_result(self._cap.wall_seconds)  # uncalibrated: the cap itself
                 raise
         return await self._deadlines[problem.id]
+
+
+def _background_priority() -> None:
+    """Builds run at a lower CPU priority (inherited by the uv and compile processes they
+    start): on a small machine they would otherwise starve a local model's generation, which
+    is what everything waits on."""
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
 
 
 def _ensure_or_error(spec: EnvSpec) -> Environment | Exception:

@@ -10,6 +10,7 @@ invents code beyond the problem's own starter.
 from __future__ import annotations
 
 import ast
+import functools
 import keyword
 import re
 import textwrap
@@ -386,8 +387,10 @@ def _finish(program: str) -> str:
     return body + "\n" if body else ""
 
 
+@functools.lru_cache(maxsize=64)
 def _parse(code: str) -> ast.Module | None:
-    """The syntax tree of `code`, or None; never raises (deep nesting, null bytes included)."""
+    """The syntax tree of `code`, or None; never raises (deep nesting, null bytes included).
+    Cached: one extraction asks about the same text several times (trees are only read)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:

@@ -62,7 +62,8 @@ STARTER_TEMPLATE = Template(
 )
 NO_STARTER = "Write the program from scratch.\n\n"
 ANSWER_INSTRUCTION = (
-    "Reply with the complete program (starter code included) in one fenced ```python block."
+    "Reply with only the complete program (starter code included) in one fenced ```python "
+    "block, with no explanation before or after it."
 )
 COT_TEMPLATE = Template(
     "Before writing any code, think step by step about which APIs of $requirement exist in "
