@@ -149,7 +149,7 @@ def run_cmd(
                 "dataset": dataset,
                 "dataset_format": fmt,
                 "split": split,
-                "only": tuple(only or ()),
+                "only": tuple(sorted(set(only or ()))),
                 "timeout_cap": timeout,
                 "execute": execute,
                 **PRESETS.get(preset or "greedy", {}),
@@ -238,7 +238,7 @@ def _fmt_score(mean: float | None, std: float | None, seeds: int) -> str:
 
 def _print_summary(summary: RunSummary) -> None:
     config, scores = summary.config, summary.scores
-    table = Table(title=f"run {summary.run_id} · {summary.model_name}")
+    table = Table(title=f"run {summary.run_id}", caption=summary.model_name)
     table.add_column("round")
     for kscore in scores.rounds[0].pass_at:
         table.add_column(f"pass@{kscore.k} %", justify="right")

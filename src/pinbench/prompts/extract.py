@@ -463,6 +463,7 @@ def _names_bound_by(node: ast.AST) -> Iterator[str]:
         yield from _names_bound_by(child)
 
 
+@functools.lru_cache(maxsize=256)  # starters repeat across every sample of a problem
 def _import_statements(code: str) -> tuple[str, ...]:
     """The module-level import statements of `code`, as written (`__future__` ones left out:
     they are only valid first in a file)."""

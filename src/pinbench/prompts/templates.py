@@ -13,6 +13,7 @@ read here.
 
 from __future__ import annotations
 
+import functools
 from enum import StrEnum
 from string import Template
 
@@ -246,6 +247,7 @@ def _comment(text: str) -> str:
     return "\n".join(f"# {line}".rstrip() for line in text.replace("\r\n", "\n").split("\n"))
 
 
+@functools.lru_cache(maxsize=256)  # the same starter is fenced for every sample
 def _fence_for(content: str) -> str:
     """A backtick fence longer than any backtick run inside `content`, so embedded fences (a
     docstring with a markdown example, a traceback quoting one) cannot close the block."""
