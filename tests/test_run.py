@@ -423,3 +423,19 @@ def test_the_embedded_model_runs_end_to_end(tmp_path: Path) -> None:
     assert document["summary"]["model_name"].startswith("embedded:smollm2-135m-instruct@")
     assert document["summary"]["requests"]["asked"] == len(IDS)
     assert "pass@1" in output
+
+
+def test_an_edited_dataset_is_a_new_run_not_a_resumed_one(tmp_path: Path) -> None:
+    rows = [line for line in SAMPLE.read_text().splitlines() if '"packaging-22.0-01"' in line]
+    dataset = tmp_path / "one.jsonl"
+    dataset.write_text(rows[0] + "\n")
+    out = tmp_path / "run.json"
+    args = ["run", "-d", str(dataset), "-m", "reference", "--results", str(tmp_path)]
+    assert CliRunner().invoke(app, [*args, "--json", str(out)]).exit_code == 0
+    first = json.loads(out.read_text())["summary"]["run_id"]
+    edited = json.loads(rows[0])
+    edited["problem"] += " Keep the original spelling."
+    dataset.write_text(json.dumps(edited) + "\n")
+    assert CliRunner().invoke(app, [*args, "--json", str(out)]).exit_code == 0
+    second = json.loads(out.read_text())["summary"]
+    assert second["run_id"] != first and second["resumed"] is False

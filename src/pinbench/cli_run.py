@@ -30,7 +30,7 @@ from pinbench.paths import cache_root
 from pinbench.presets import DESCRIPTIONS, PRESETS
 from pinbench.problems.model import Problem
 from pinbench.prompts.templates import Style
-from pinbench.runner import RunConfig, Runner, RunSummary
+from pinbench.runner import RunConfig, Runner, RunSummary, problems_digest
 from pinbench.store.runs import RunStore, SampleRecord
 
 runs_app = typer.Typer(help="List, show and export recorded runs.")
@@ -152,6 +152,7 @@ def run_cmd(
                 "only": tuple(sorted(set(only or ()))),
                 "timeout_cap": timeout,
                 "execute": execute,
+                "problems_digest": problems_digest(problems),
                 **PRESETS.get(preset or "greedy", {}),
                 **{key: value for key, value in explicit.items() if value is not None},
             }

@@ -63,6 +63,9 @@ class RunConfig(BaseModel):
     style: Style = Style.INSTRUCT
     timeout_cap: float = 60.0
     execute: bool = True
+    problems_digest: str = Field(
+        default="", description="hash of the selected problems: an edited dataset is a new run"
+    )
 
     @property
     def run_id(self) -> str:
@@ -319,6 +322,13 @@ class Runner:
                 future.set_result(self._cap.wall_seconds)  # uncalibrated: the cap itself
                 raise
         return await self._deadlines[problem.id]
+
+
+def problems_digest(problems: list[Problem]) -> str:
+    digest = hashlib.sha256()
+    for problem in problems:
+        digest.update(problem.model_dump_json(exclude={"origin"}).encode())
+    return digest.hexdigest()[:16]
 
 
 def _background_priority() -> None:
