@@ -25,6 +25,7 @@ from pinbench.cli_common import (
     progress_bar,
     split_or_exit,
 )
+from pinbench.cli_report import compare_cmd, report_cmd
 from pinbench.cli_run import run_cmd, runs_app
 from pinbench.envs import builder
 from pinbench.executions import ExecutionService
@@ -56,6 +57,8 @@ datasets_app = typer.Typer(help="List, show and count datasets (the builtin one 
 app.add_typer(datasets_app, name="datasets")
 app.add_typer(runs_app, name="runs")
 app.command("run")(run_cmd)
+app.command("report")(report_cmd)
+app.command("compare")(compare_cmd)
 
 
 class ValidationRun(BaseModel):

@@ -10,9 +10,11 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from pinbench.paths import cache_root
 from pinbench.problems.loaders import LOADERS, DatasetError, LoadResult, detect_format, load_dataset
 from pinbench.problems.model import Problem
 from pinbench.problems.splits import SPLITS, select_split
+from pinbench.store.runs import RunStore
 
 console = Console()
 err = Console(stderr=True)
@@ -63,3 +65,13 @@ def progress_bar() -> Progress:
         console=err,
         transient=True,
     )
+
+
+ResultsOpt = Annotated[
+    Path | None,
+    typer.Option("--results", help="Results directory (default: $PINBENCH_HOME/results)."),
+]
+
+
+def open_store(results: Path | None) -> RunStore:
+    return RunStore((results or cache_root() / "results") / "pinbench.sqlite")

@@ -15,35 +15,30 @@ from rich.table import Table
 
 from pinbench.cli_common import (
     FormatOpt,
+    ResultsOpt,
     SplitOpt,
     console,
     detect_or_exit,
     err,
     load_or_exit,
+    open_store,
     progress_bar,
     split_or_exit,
 )
+from pinbench.cli_report import load_report
 from pinbench.executions import ExecutionService
 from pinbench.models.base import Model, ModelError
 from pinbench.models.registry import ModelOptions, open_model
-from pinbench.paths import cache_root
 from pinbench.presets import DESCRIPTIONS, PRESETS
 from pinbench.problems.model import Problem
 from pinbench.prompts.templates import Style
+from pinbench.report.terminal import print_summary
 from pinbench.runner import RunConfig, Runner, RunSummary, problems_digest
-from pinbench.store.runs import RunStore, SampleRecord
+from pinbench.store.runs import SampleRecord
 
 runs_app = typer.Typer(help="List, show and export recorded runs.")
 
-ResultsOpt = Annotated[
-    Path | None,
-    typer.Option("--results", help="Results directory (default: $PINBENCH_HOME/results)."),
-]
 _PRESET_HELP = "; ".join(f"`{name}`: {text}" for name, text in DESCRIPTIONS.items())
-
-
-def _store(results: Path | None) -> RunStore:
-    return RunStore((results or cache_root() / "results") / "pinbench.sqlite")
 
 
 def run_cmd(
@@ -173,9 +168,14 @@ def run_cmd(
         parallel=parallel,
     )
     summary = _run(config, problems, options, jobs, results)
-    _print_summary(summary)
+    store = open_store(results)
+    try:
+        report = load_report(store, summary.run_id, details=False)
+    finally:
+        store.close()
+    print_summary(console, summary, report)
     if json_path is not None:
-        store = _store(results)
+        store = open_store(results)
         try:
             _write_json(json_path, summary, store.iter_samples(summary.run_id))
         finally:
@@ -198,7 +198,7 @@ def _run(
     jobs: int,
     results: Path | None,
 ) -> RunSummary:
-    store = _store(results)
+    store = open_store(results)
     err.print(f"run [bold]{config.run_id}[/] · {len(problems)} problems · model {config.model}")
     try:
         backend = open_model(config.model, problems, options)
@@ -231,39 +231,6 @@ async def _run_and_close(runner: Runner, backend: Model) -> RunSummary:
         await backend.aclose()
 
 
-def _fmt_score(mean: float | None, std: float | None, seeds: int) -> str:
-    if mean is None:
-        return "n/a"
-    return f"{100 * mean:.1f}" + (f" ± {100 * (std or 0):.1f}" if seeds > 1 else "")
-
-
-def _print_summary(summary: RunSummary) -> None:
-    config, scores = summary.config, summary.scores
-    table = Table(title=f"run {summary.run_id}", caption=summary.model_name)
-    table.add_column("round")
-    for kscore in scores.rounds[0].pass_at:
-        table.add_column(f"pass@{kscore.k} %", justify="right")
-    table.add_column("compiles %", justify="right")
-    table.add_column("scored", justify="right")
-    for rnd in scores.rounds:
-        cells = [_fmt_score(s.mean, s.std, config.seeds) for s in rnd.pass_at]
-        rate = "n/a" if rnd.compile_rate is None else f"{100 * rnd.compile_rate:.1f}"
-        table.add_row(str(rnd.round), *cells, rate, str(rnd.scored))
-    console.print(table)
-    statuses = ", ".join(f"{name} {count}" for name, count in scores.statuses.items())
-    console.print(
-        f"{scores.problems} problems · {scores.samples} samples · {statuses} · "
-        f"{summary.requests['asked']} model requests ({summary.requests['cached']} answered "
-        f"from cache, {summary.requests['errors']} failed) · {summary.wall_seconds:.1f} s"
-        + (" · resumed" if summary.resumed else "")
-    )
-    if scores.exceptions:
-        top = ", ".join(f"{name} {count}" for name, count in list(scores.exceptions.items())[:6])
-        console.print(f"failures: {top}")
-    for note in summary.notes:
-        console.print(f"[yellow]note:[/] {note}")
-
-
 def _write_json(path: Path, summary: RunSummary, samples: Any) -> None:
     """The `--json` document; schema in docs/run-json.md."""
     rows = [
@@ -287,7 +254,7 @@ def _write_json(path: Path, summary: RunSummary, samples: Any) -> None:
 @runs_app.command("list")
 def runs_list(results: ResultsOpt = None) -> None:
     """Every recorded run, oldest first."""
-    store = _store(results)
+    store = open_store(results)
     try:
         rows = store.runs()
     finally:
@@ -327,7 +294,7 @@ def runs_show(
     if as_json:
         console.print_json(summary.model_dump_json())
     else:
-        _print_summary(summary)
+        print_summary(console, summary)
         console.print(f"status: {row.status}")
 
 
@@ -344,7 +311,7 @@ def runs_export(
         err.print("[red]error:[/] --format is jsonl or csv")
         raise typer.Exit(2)
     row = _find_run(run, results)
-    store = _store(results)
+    store = open_store(results)
     count = 0
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -367,7 +334,7 @@ def runs_export(
 
 
 def _find_run(run: str, results: Path | None) -> Any:
-    store = _store(results)
+    store = open_store(results)
     try:
         row = store.run(run)
     finally:

@@ -32,7 +32,7 @@ from pinbench.prompts.extract import compiles, extract_program
 from pinbench.prompts.templates import COMPLETION_STOP, Feedback, Style, build_request
 from pinbench.sandbox.outcome import Execution, Limits, Status
 from pinbench.sandbox.timeouts import Calibration
-from pinbench.store.runs import RunStore, SampleRecord
+from pinbench.store.runs import ProblemMeta, RunStore, SampleRecord
 from pinbench.validate import preload_for
 
 _FEEDBACK_CHARS = 4000
@@ -136,6 +136,7 @@ class Runner:
             versions=_versions(),
             machine=_machine(),
         )
+        self.store.record_problems(self.run_id, [problem_meta(p) for p in self.problems])
         done = {
             (r.problem_id, r.seed, r.sample, r.round): r for r in self.store.samples(self.run_id)
         }
@@ -322,6 +323,20 @@ class Runner:
                 future.set_result(self._cap.wall_seconds)  # uncalibrated: the cap itself
                 raise
         return await self._deadlines[problem.id]
+
+
+def problem_meta(problem: Problem) -> ProblemMeta:
+    return ProblemMeta(
+        id=problem.id,
+        library=problem.library,
+        version=problem.version,
+        python=problem.python_version,
+        release_date=problem.release_date,
+        change=problem.change.category.value,
+        problem=problem.problem,
+        visible_test=problem.visible_test.code if problem.visible_test else "",
+        hidden_test=problem.hidden_test.code,
+    )
 
 
 def problems_digest(problems: list[Problem]) -> str:

@@ -38,12 +38,21 @@ class Scores(BaseModel):
     exceptions: dict[str, int] = Field(description="latest round's exception types, failures")
 
 
-def score(records: list[SampleRecord], ks: tuple[int, ...], rounds: int, seeds: int) -> Scores:
-    chains: dict[tuple[str, int, int], dict[int, SampleRecord]] = defaultdict(dict)
+Chains = dict[tuple[str, int, int], dict[int, SampleRecord]]
+
+
+def chains_of(records: list[SampleRecord]) -> Chains:
+    """(problem, seed, sample) -> round -> record."""
+    chains: Chains = defaultdict(dict)
     for record in records:
         chains[(record.problem_id, record.seed, record.sample)][record.round] = record
+    return chains
+
+
+def score(records: list[SampleRecord], ks: tuple[int, ...], rounds: int, seeds: int) -> Scores:
+    chains = chains_of(records)
     round_scores = [_round(chains, r, ks, seeds) for r in range(rounds + 1)]
-    latest = [_at_round(chain, rounds) for chain in chains.values()]
+    latest = [at_round(chain, rounds) for chain in chains.values()]
     statuses = Counter(r.status for r in latest if r is not None)
     exceptions = Counter(
         r.exc_type or r.status
@@ -60,14 +69,14 @@ def score(records: list[SampleRecord], ks: tuple[int, ...], rounds: int, seeds: 
     )
 
 
-def _at_round(chain: dict[int, SampleRecord], round_: int) -> SampleRecord | None:
+def at_round(chain: dict[int, SampleRecord], round_: int) -> SampleRecord | None:
     """A chain stops when its visible test passes: its last record stands for later rounds."""
     reached = [r for r in chain if r <= round_]
     return chain[max(reached)] if reached else None
 
 
 def _round(
-    chains: dict[tuple[str, int, int], dict[int, SampleRecord]],
+    chains: Chains,
     round_: int,
     ks: tuple[int, ...],
     seeds: int,
@@ -75,7 +84,7 @@ def _round(
     counts: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     compiled = scored = 0
     for (problem, seed, _), chain in chains.items():
-        record = _at_round(chain, round_)
+        record = at_round(chain, round_)
         if record is None or record.status in NOT_SCORED:
             continue
         scored += 1

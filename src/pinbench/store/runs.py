@@ -52,6 +52,12 @@ CREATE TABLE IF NOT EXISTS requests (
     created REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS requests_run ON requests(run_id);
+CREATE TABLE IF NOT EXISTS problems (
+    run_id TEXT NOT NULL,
+    problem_id TEXT NOT NULL,
+    meta TEXT NOT NULL,
+    PRIMARY KEY (run_id, problem_id)
+);
 CREATE TABLE IF NOT EXISTS samples (
     run_id TEXT NOT NULL,
     problem_id TEXT NOT NULL,
@@ -99,6 +105,24 @@ class SampleRecord(BaseModel):
     @property
     def passed(self) -> bool:
         return self.status == "passed"
+
+
+class ProblemMeta(BaseModel):
+    """What reports need of a problem, kept with the run so a report never needs the dataset."""
+
+    id: str
+    library: str = ""
+    version: str = ""
+    python: str | None = None
+    release_date: str | None = None
+    change: str = "unknown"
+    problem: str = ""
+    visible_test: str = ""
+    hidden_test: str = ""
+
+    @property
+    def year(self) -> str:
+        return self.release_date[:4] if self.release_date else "unknown"
 
 
 class RunRow(BaseModel):
@@ -174,6 +198,31 @@ class RunStore:
         if not rows or (len(rows) > 1 and run_id != "latest" and rows[0][0] != run_id):
             return None
         return _run_row(rows[0])
+
+    # problems
+
+    def record_problems(self, run_id: str, problems: list[ProblemMeta]) -> None:
+        with self._transaction():
+            self._db.executemany(
+                "INSERT OR REPLACE INTO problems VALUES (?, ?, ?)",
+                [(run_id, p.id, p.model_dump_json()) for p in problems],
+            )
+
+    def problems(self, run_id: str) -> dict[str, ProblemMeta]:
+        rows = self._db.execute("SELECT meta FROM problems WHERE run_id = ?", (run_id,))
+        metas = (ProblemMeta.model_validate_json(meta) for (meta,) in rows)
+        return {m.id: m for m in metas}
+
+    def prompts(self, keys: list[str]) -> dict[str, dict[str, Any]]:
+        """generation key -> the request (prompt) that produced it."""
+        found: dict[str, dict[str, Any]] = {}
+        for start in range(0, len(keys), 500):
+            chunk = keys[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            query = f"SELECT key, request FROM generations WHERE key IN ({marks})"
+            for key, request in self._db.execute(query, chunk):
+                found[key] = json.loads(request)
+        return found
 
     # generations (a cache shared by all runs)
 

@@ -1,0 +1,53 @@
+"""The terminal summary printed at the end of every run and by `pinbench report`."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from pinbench.report.data import Group, Report
+from pinbench.runner import RunSummary
+
+
+def _score(mean: float | None, std: float | None, seeds: int) -> str:
+    if mean is None:
+        return "n/a"
+    return f"{100 * mean:.1f}" + (f" ± {100 * (std or 0):.1f}" if seeds > 1 else "")
+
+
+def print_summary(console: Console, summary: RunSummary, report: Report | None = None) -> None:
+    config, scores = summary.config, summary.scores
+    table = Table(title=f"run {summary.run_id}", caption=summary.model_name)
+    table.add_column("round")
+    for kscore in scores.rounds[0].pass_at:
+        table.add_column(f"pass@{kscore.k} %", justify="right")
+    table.add_column("compiles %", justify="right")
+    table.add_column("scored", justify="right")
+    for rnd in scores.rounds:
+        cells = [_score(s.mean, s.std, config.seeds) for s in rnd.pass_at]
+        rate = "n/a" if rnd.compile_rate is None else f"{100 * rnd.compile_rate:.1f}"
+        table.add_row(str(rnd.round), *cells, rate, str(rnd.scored))
+    console.print(table)
+    statuses = ", ".join(f"{name} {count}" for name, count in scores.statuses.items())
+    requests = summary.requests
+    console.print(
+        f"{scores.problems} problems · {scores.samples} samples · {statuses} · "
+        f"{requests['asked']} model requests ({requests['cached']} answered from cache, "
+        f"{requests['errors']} failed) · {summary.wall_seconds:.1f} s"
+        + (" · resumed" if summary.resumed else "")
+    )
+    if scores.exceptions:
+        top = ", ".join(f"{name} {count}" for name, count in list(scores.exceptions.items())[:6])
+        console.print(f"failures: {top}")
+    if report is not None:
+        for label, groups in (("libraries", report.by_library), ("changes", report.by_change)):
+            weakest = _weakest(groups, config.seeds)
+            if weakest:
+                console.print(f"weakest {label}: {weakest}")
+    for note in summary.notes:
+        console.print(f"[yellow]note:[/] {note}")
+
+
+def _weakest(groups: list[Group], seeds: int) -> str:
+    scored = sorted((g for g in groups if g.baseline is not None), key=lambda g: g.baseline or 0)
+    return ", ".join(f"{g.name} {_score(g.baseline, g.baseline_std, seeds)}%" for g in scored[:3])
