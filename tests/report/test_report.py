@@ -77,3 +77,44 @@ def test_error_categories_follow_the_papers_tables() -> None:
     assert category(_record("syntax_error", "TabError")) == "IndentationError"
     assert category(_record("failed", "ZeroDivisionError")) == "Other"
     assert category(_record("resource_limit", "MemoryError")) == "ResourceLimit"
+
+
+def test_spearman_ranks_models_across_two_datasets(tmp_path: Path) -> None:
+    """Three models (replays solving 0, 1 and 2 of three problems) on two datasets (the same
+    rows in two files): their ranks agree, so ρ = 1."""
+    from tests.report.conftest import SAMPLE, _wrong
+
+    rows = [line for line in SAMPLE.read_text().splitlines() if '"packaging-22.0-0' in line]
+    datasets = []
+    for name in ("a", "b"):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("\n".join(rows) + "\n")
+        datasets.append(path)
+    problems = [json.loads(r) for r in rows]
+    run_ids_ = []
+    for solved in range(3):
+        answers = tmp_path / f"model{solved}.jsonl"
+        answers.write_text(
+            "".join(
+                json.dumps(
+                    {
+                        "problem_id": p["id"],
+                        "response": p["solution"] if i < solved else _wrong(p["starter_code"]),
+                    }
+                )
+                + "\n"
+                for i, p in enumerate(problems)
+            )
+        )
+        for dataset in datasets:
+            out = tmp_path / "run.json"
+            _invoke(
+                "run", "-d", str(dataset), "-m", f"replay:{answers}", "--results", str(tmp_path),
+                "--json", str(out),
+            )  # fmt: skip
+            run_ids_.append(json.loads(out.read_text())["summary"]["run_id"])
+    out = tmp_path / "c.json"
+    _invoke("compare", *run_ids_, "--json", str(out), "--results", str(tmp_path))
+    correlation = json.loads(out.read_text())["correlation"]
+    assert correlation["rho"] == 1.0 and len(correlation["models"]) == 3
+    assert correlation["datasets"][0].startswith(str(datasets[0]))
