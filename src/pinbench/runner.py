@@ -28,10 +28,12 @@ from pinbench.executions import ExecutionService
 from pinbench.metrics.scores import INFRASTRUCTURE, MODEL_ERROR, Scores, score
 from pinbench.models.base import Generation, Model, Request, Sampling
 from pinbench.problems.model import EnvSpec, Problem, TestSpec, env_spec_for
-from pinbench.prompts.extract import compiles, extract_program
-from pinbench.prompts.templates import COMPLETION_STOP, Feedback, Style, build_request
+from pinbench.prompts.extract import compiles
+from pinbench.prompts.templates import COMPLETION_STOP, Feedback, Style
 from pinbench.sandbox.outcome import Execution, Limits, Status
 from pinbench.sandbox.timeouts import Calibration
+from pinbench.scenarios import Scenario
+from pinbench.scenarios.generation import GenerationScenario
 from pinbench.store.runs import ProblemMeta, RunStore, SampleRecord
 from pinbench.validate import preload_for
 
@@ -113,8 +115,12 @@ class Runner:
         *,
         jobs: int = 2,
         on_event: Event | None = None,
+        scenario: Scenario | None = None,
     ) -> None:
         self.config = config
+        self.scenario = scenario or GenerationScenario(
+            style=config.style, docs=config.doc_prompting, cot=config.cot
+        )
         self.problems = problems
         self.model = model
         self.store = store
@@ -222,14 +228,11 @@ class Runner:
         self, problem: Problem, seed: int, sample: int, round_: int, feedback: Feedback | None
     ) -> SampleRecord:
         c = self.config
-        request = build_request(
+        request = self.scenario.request(
             problem,
-            style=c.style,
             sampling=c.sampling(seed, sample),
             sample=seed * c.n + sample,
             round=round_,
-            docs=c.doc_prompting,
-            cot=c.cot,
             feedback=feedback,
         )
         generation, key = await self._generate(request)
@@ -243,9 +246,15 @@ class Runner:
         )
         if generation.error is not None:
             return record.model_copy(update={"message": generation.error})
-        program = extract_program(generation.text, problem, c.style)
-        record = record.model_copy(update={"program": program, "compiles": compiles(program)})
-        if not c.execute:
+        program = self.scenario.program(problem, generation.text)
+        record = record.model_copy(
+            update={
+                "program": program,
+                "compiles": compiles(program),
+                "metrics": self.scenario.string_scores(problem, generation.text),
+            }
+        )
+        if not c.execute or not self.scenario.executable(problem):
             return record.model_copy(update={"status": "generated"})
         return await self._execute(problem, record, run_visible=round_ < c.feedback_rounds)
 

@@ -75,6 +75,7 @@ CREATE TABLE IF NOT EXISTS samples (
     env_key TEXT,
     deadline REAL,
     seconds REAL NOT NULL,
+    metrics TEXT NOT NULL DEFAULT '{}',
     created REAL NOT NULL,
     PRIMARY KEY (run_id, problem_id, seed, sample, round)
 );
@@ -101,6 +102,9 @@ class SampleRecord(BaseModel):
     env_key: str | None = None
     deadline: float | None = None
     seconds: float = 0.0
+    metrics: dict[str, float] = Field(
+        default_factory=dict, description="string metrics of the answer (VersiCode tasks)"
+    )
 
     @property
     def passed(self) -> bool:
@@ -147,6 +151,9 @@ class RunStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives kill -9
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(samples)")}
+        if "metrics" not in columns:  # stores written before string metrics existed
+            self._db.execute("ALTER TABLE samples ADD COLUMN metrics TEXT NOT NULL DEFAULT '{}'")
 
     def close(self) -> None:
         self._db.close()
@@ -297,6 +304,7 @@ class RunStore:
     def record_sample(self, run_id: str, record: SampleRecord) -> None:
         values = record.model_dump()
         values["compiles"] = int(record.compiles)
+        values["metrics"] = json.dumps(record.metrics)
         columns = ", ".join(["run_id", *values])
         marks = ", ".join("?" * (len(values) + 2))
         self._db.execute(
@@ -317,6 +325,7 @@ class RunStore:
         for row in cursor:
             values = dict(zip(fields, row, strict=True))
             values["compiles"] = bool(values["compiles"])
+            values["metrics"] = json.loads(values["metrics"])
             yield SampleRecord.model_validate(values)
 
     def export_rows(self, run_id: str) -> Iterator[dict[str, Any]]:
