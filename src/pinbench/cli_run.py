@@ -27,14 +27,22 @@ from pinbench.cli_common import (
 )
 from pinbench.cli_report import load_report
 from pinbench.executions import ExecutionService
+from pinbench.metrics.versicode import Variant
 from pinbench.models.base import Model, ModelError
 from pinbench.models.registry import ModelOptions, open_model
 from pinbench.presets import DESCRIPTIONS, PRESETS
+from pinbench.problems.loaders import DatasetError
 from pinbench.problems.model import Problem
 from pinbench.prompts.templates import Style
 from pinbench.report.terminal import print_summary
 from pinbench.runner import RunConfig, Runner, RunSummary, problems_digest
+from pinbench.scenarios import Scenario
+from pinbench.scenarios.generation import GenerationScenario
+from pinbench.scenarios.versicode import VersiCodeScenario
 from pinbench.store.runs import SampleRecord
+from pinbench.versicode.builtin import derive
+from pinbench.versicode.loaders import load as load_versicode
+from pinbench.versicode.model import CompletionTask, EditTask, Granularity
 
 runs_app = typer.Typer(help="List, show and export recorded runs.")
 
@@ -77,6 +85,26 @@ def run_cmd(
     style: Annotated[
         Style | None, typer.Option("--style", help="instruct (chat) or completion (base models).")
     ] = None,
+    task: Annotated[
+        str,
+        typer.Option(
+            "--task",
+            help="generation (GitChameleon: complete starter code), or the VersiCode tasks "
+            "completion (fill a masked token/line/block) and editing (rewrite for another "
+            "version), from a VersiCode JSON file/directory or derived from any pinbench dataset.",
+        ),
+    ] = "generation",
+    granularity: Annotated[
+        list[str] | None, typer.Option("--granularity", help="completion: token, line, block.")
+    ] = None,
+    metric_variant: Annotated[
+        str,
+        typer.Option(
+            "--metric-variant",
+            help="versicode (the published scripts' definitions) or corrected "
+            "(docs/versicode-metrics.md).",
+        ),
+    ] = "versicode",
     base_url: Annotated[
         str | None, typer.Option("--base-url", help="OpenAI-compatible API.")
     ] = None,
@@ -129,8 +157,13 @@ def run_cmd(
         err.print(f"[red]error:[/] unknown preset {preset!r} (presets: {', '.join(PRESETS)})")
         raise typer.Exit(2)
     path = Path(dataset)
-    fmt = fmt or detect_or_exit(path)
-    problems = split_or_exit(load_or_exit(path, fmt, False).problems, split)
+    scenario: Scenario | None = None
+    if task == "generation":
+        fmt = fmt or detect_or_exit(path)
+        problems = split_or_exit(load_or_exit(path, fmt, False).problems, split)
+    else:
+        scenario, fmt = _versicode(path, fmt, split, task, granularity or [], metric_variant)
+        problems = scenario.problems()
     if only:
         problems = [p for p in problems if p.id in set(only)]
     if not problems:
@@ -147,6 +180,9 @@ def run_cmd(
                 "only": tuple(sorted(set(only or ()))),
                 "timeout_cap": timeout,
                 "execute": execute,
+                "task": task,
+                "granularity": tuple(sorted(granularity or ())),
+                "metric_variant": metric_variant,
                 "problems_digest": problems_digest(problems),
                 **PRESETS.get(preset or "greedy", {}),
                 **{key: value for key, value in explicit.items() if value is not None},
@@ -167,7 +203,7 @@ def run_cmd(
         timeout=600.0 if model.startswith("embedded") else 120.0,
         parallel=parallel,
     )
-    summary = _run(config, problems, options, jobs, results)
+    summary = _run(config, problems, options, jobs, results, scenario)
     store = open_store(results)
     try:
         report = load_report(store, summary.run_id, details=False)
@@ -181,6 +217,45 @@ def run_cmd(
         finally:
             store.close()
         err.print(f"wrote {json_path}")
+
+
+def _versicode(
+    path: Path, fmt: str | None, split: str, task: str, granularity: list[str], variant: str
+) -> tuple[VersiCodeScenario, str]:
+    """VersiCode tasks from VersiCode's own files, or derived from a pinbench dataset (its
+    reference and contrasting-version solutions are exactly such pairs)."""
+    if task not in ("completion", "editing"):
+        err.print(f"[red]error:[/] unknown task {task!r} (generation, completion, editing)")
+        raise typer.Exit(2)
+    try:
+        chosen_variant = Variant(variant)
+        levels = {Granularity(g) for g in granularity} or set(Granularity)
+    except ValueError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+    if fmt == "versicode" or (fmt is None and _looks_like_versicode(path)):
+        try:
+            loaded = load_versicode(path)
+        except DatasetError as exc:
+            err.print(f"[red]error:[/] {exc}")
+            raise typer.Exit(2) from None
+        for issue in loaded.issues:
+            err.print(f"[yellow]skipped[/] {issue}")
+        completion, editing, fmt = loaded.completion, loaded.editing, "versicode"
+    else:
+        fmt = fmt or detect_or_exit(path)
+        derived = derive(split_or_exit(load_or_exit(path, fmt, False).problems, split))
+        completion, editing = derived.completion, derived.editing
+    tasks: list[CompletionTask | EditTask] = (
+        [t for t in completion if t.granularity in levels] if task == "completion" else [*editing]
+    )
+    return VersiCodeScenario(tasks, variant=chosen_variant), fmt
+
+
+def _looks_like_versicode(path: Path) -> bool:
+    if path.is_dir():
+        return any(path.rglob("*.json")) and not (path / "dataset.jsonl").exists()
+    return path.suffix == ".json"
 
 
 def _ks(text: str) -> tuple[int, ...]:
@@ -197,11 +272,14 @@ def _run(
     options: ModelOptions,
     jobs: int,
     results: Path | None,
+    scenario: Scenario | None = None,
 ) -> RunSummary:
     store = open_store(results)
     err.print(f"run [bold]{config.run_id}[/] · {len(problems)} problems · model {config.model}")
     try:
-        backend = open_model(config.model, problems, options)
+        chosen = scenario or GenerationScenario()
+        answers = {p.id: chosen.reference_answer(p) for p in problems}
+        backend = open_model(config.model, problems, options, answers)
     except ModelError as exc:
         store.close()
         err.print(f"[red]error:[/] {exc}")
@@ -216,7 +294,10 @@ def _run(
                 if record is not None and (record.round == 0):
                     progress.advance(task)
 
-            runner = Runner(config, problems, backend, store, service, jobs=jobs, on_event=on_event)
+            runner = Runner(
+                config, problems, backend, store, service, jobs=jobs, on_event=on_event,
+                scenario=scenario,
+            )  # fmt: skip
             return asyncio.run(_run_and_close(runner, backend))
     finally:
         if service is not None:

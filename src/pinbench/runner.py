@@ -63,6 +63,9 @@ class RunConfig(BaseModel):
     doc_prompting: bool = False
     cot: bool = False
     style: Style = Style.INSTRUCT
+    task: str = Field(default="generation", description="generation, completion or editing")
+    granularity: tuple[str, ...] = Field(default=(), description="completion: token/line/block")
+    metric_variant: str = Field(default="versicode", description="string metrics' definition")
     timeout_cap: float = 60.0
     execute: bool = True
     problems_digest: str = Field(
@@ -345,6 +348,7 @@ def problem_meta(problem: Problem) -> ProblemMeta:
         problem=problem.problem,
         visible_test=problem.visible_test.code if problem.visible_test else "",
         hidden_test=problem.hidden_test.code,
+        tags=problem.tags,
     )
 
 

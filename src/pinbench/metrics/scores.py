@@ -8,6 +8,7 @@ from collections import Counter, defaultdict
 from pydantic import BaseModel, Field
 
 from pinbench.metrics.passk import mean_pass_at_k, mean_std
+from pinbench.metrics.versicode import expected_best_at_k
 from pinbench.store.runs import SampleRecord
 
 MODEL_ERROR = "model_error"
@@ -29,6 +30,19 @@ class RoundScore(BaseModel):
     scored: int = Field(description="samples with a model outcome at this round")
 
 
+class Agreement(BaseModel):
+    """How often exact match and execution agree on the samples that have both."""
+
+    samples: int
+    string_only: int = Field(description="exact match, but the program fails its test")
+    execution_only: int = Field(description="no exact match, but the program passes")
+
+    @property
+    def rate(self) -> float | None:
+        disagree = self.string_only + self.execution_only
+        return disagree / self.samples if self.samples else None
+
+
 class Scores(BaseModel):
     rounds: list[RoundScore]
     problems: int
@@ -36,6 +50,10 @@ class Scores(BaseModel):
     statuses: dict[str, int] = Field(description="latest round's outcome kinds")
     infrastructure: dict[str, int] = Field(description="excluded from scores, by kind")
     exceptions: dict[str, int] = Field(description="latest round's exception types, failures")
+    strings: dict[str, list[KScore]] = Field(
+        default_factory=dict, description="string metric -> expected best of k, per k"
+    )
+    agreement: Agreement | None = None
 
 
 Chains = dict[tuple[str, int, int], dict[int, SampleRecord]]
@@ -60,6 +78,8 @@ def score(records: list[SampleRecord], ks: tuple[int, ...], rounds: int, seeds: 
         if r is not None and r.status not in NOT_SCORED and not r.passed
     )
     return Scores(
+        strings=_string_scores(records, ks, seeds),
+        agreement=_agreement(records),
         rounds=round_scores,
         problems=len({key[0] for key in chains}),
         samples=len(chains),
@@ -105,4 +125,43 @@ def _round(
         pass_at=pass_at,
         compile_rate=compiled / scored if scored else None,
         scored=scored,
+    )
+
+
+def _string_scores(
+    records: list[SampleRecord], ks: tuple[int, ...], seeds: int
+) -> dict[str, list[KScore]]:
+    """Each string metric's expected best of k samples (pass@k on 0/1 scores), per problem,
+    averaged over problems, then mean ± std over seeds. Round 0: string tasks have no feedback."""
+    values: dict[str, dict[int, dict[str, list[float]]]] = defaultdict(
+        lambda: defaultdict(lambda: defaultdict(list))
+    )
+    for record in records:
+        if record.round == 0 and record.status not in INFRASTRUCTURE:
+            for name, value in record.metrics.items():
+                values[name][record.seed][record.problem_id].append(float(value))
+    result: dict[str, list[KScore]] = {}
+    for name, by_seed in values.items():
+        result[name] = []
+        for k in ks:
+            per_seed = [_mean_best(by_seed[seed], k) for seed in range(seeds)]
+            present = [v for v in per_seed if v is not None]
+            mean, std = mean_std(present) if present else (None, None)
+            result[name].append(KScore(k=k, mean=mean, std=std, per_seed=per_seed))
+    return result
+
+
+def _mean_best(problems: dict[str, list[float]], k: int) -> float | None:
+    scores = [expected_best_at_k(v, k) for v in problems.values() if len(v) >= k]
+    return sum(scores) / len(scores) if scores else None
+
+
+def _agreement(records: list[SampleRecord]) -> Agreement | None:
+    both = [r for r in records if "em" in r.metrics and r.status not in NOT_SCORED and r.round == 0]
+    if not both:
+        return None
+    return Agreement(
+        samples=len(both),
+        string_only=sum(bool(r.metrics["em"]) and not r.passed for r in both),
+        execution_only=sum(not r.metrics["em"] and r.passed for r in both),
     )

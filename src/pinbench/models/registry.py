@@ -35,9 +35,15 @@ def parse_spec(spec: str) -> tuple[str, str]:
     return kind, arg
 
 
-def open_model(spec: str, problems: list[Problem], options: ModelOptions) -> Model:
+def open_model(
+    spec: str,
+    problems: list[Problem],
+    options: ModelOptions,
+    reference: dict[str, str] | None = None,
+) -> Model:
     """Start the backend a spec names (for `embedded`, assembling weights and starting the
-    server); raises ModelError with one clear line when it cannot."""
+    server); raises ModelError with one clear line when it cannot. `reference`: problem id ->
+    the reference model's answer (default: each problem's solution, fenced)."""
     kind, arg = parse_spec(spec)
     if kind == "embedded":
         from pinbench.models.embedded import EmbeddedModel
@@ -67,7 +73,9 @@ def open_model(spec: str, problems: list[Problem], options: ModelOptions) -> Mod
     if kind == "reference":
         from pinbench.models.reference import ReferenceModel
 
-        return ReferenceModel(problems)
+        if reference is None:
+            reference = {p.id: f"```python\n{p.solution}\n```" for p in problems}
+        return ReferenceModel(reference)
     from pinbench.models.local import HFModel, VLLMModel
 
     return HFModel(arg) if kind == "hf" else VLLMModel(arg)

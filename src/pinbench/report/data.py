@@ -3,6 +3,7 @@ error feedback, mean ± std over seeds), sample difficulty, error categories, pe
 
 from __future__ import annotations
 
+import functools
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import TypeGuard
@@ -68,6 +69,11 @@ class Report(BaseModel):
     by_library: list[Group]
     by_year: list[Group]
     by_change: list[Group]
+    by_tag: dict[str, list[Group]] = Field(
+        default_factory=dict,
+        description="VersiCode breakdowns from `name:value` tags: source, lifespan, "
+        "granularity, transition, direction",
+    )
     difficulty: dict[str, list[float]] = Field(
         description="per-problem pass rates: 'baseline' and 'feedback'"
     )
@@ -113,6 +119,12 @@ def build_report(store: RunStore, run: RunRow, details: bool = True) -> Report:
         by_library=groups(lambda m: m.library or "unknown"),
         by_year=sorted(groups(lambda m: m.year), key=lambda g: g.name),
         by_change=groups(lambda m: m.change),
+        by_tag={
+            name: groups(functools.partial(_tag, name=name))
+            for name in sorted(
+                {t.split(":", 1)[0] for m in metas.values() for t in m.tags if ":" in t}
+            )
+        },
         difficulty={
             "baseline": [p.pass_rate for p in problems if p.pass_rate is not None],
             "feedback": [
@@ -135,6 +147,10 @@ def _group(name: str, ids: set[str], records: list[SampleRecord], last: int, see
         feedback=final.mean,
         feedback_std=final.std,
     )
+
+
+def _tag(meta: ProblemMeta, name: str) -> str:
+    return next((t.split(":", 1)[1] for t in meta.tags if t.startswith(f"{name}:")), "none")
 
 
 def category(record: SampleRecord) -> str:

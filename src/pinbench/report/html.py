@@ -49,6 +49,10 @@ def report_html(report: Report) -> str:
         group_plot("pass@1 by library", report.by_library, feedback),
         group_plot("pass@1 by release year", report.by_year, feedback),
         group_plot("pass@1 by type of change", report.by_change, feedback),
+        *(
+            group_plot(f"pass@1 by {name}", groups, feedback)
+            for name, groups in report.by_tag.items()
+        ),
         plots.histogram("difficulty: per-problem pass rate", difficulty),
         plots.counts("error categories", ERROR_CATEGORIES, errors),
     ]

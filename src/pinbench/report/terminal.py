@@ -36,11 +36,33 @@ def print_summary(console: Console, summary: RunSummary, report: Report | None =
         f"{requests['errors']} failed) · {summary.wall_seconds:.1f} s"
         + (" · resumed" if summary.resumed else "")
     )
+    if scores.strings:
+        variant = config.metric_variant
+        cells = [
+            f"{name}@{k.k} {_score(k.mean, k.std, config.seeds)}%"
+            for name, ks in scores.strings.items()
+            for k in ks
+        ]
+        console.print(f"string metrics ({variant} definitions): " + ", ".join(cells))
+    agreement = scores.agreement
+    disagreement = agreement.rate if agreement is not None else None
+    if agreement is not None and disagreement is not None:
+        a = agreement
+        console.print(
+            f"exact match and execution disagree on {100 * disagreement:.1f}% of {a.samples} "
+            f"samples "
+            f"({a.string_only} match but fail, {a.execution_only} pass without matching)"
+        )
     if scores.exceptions:
         top = ", ".join(f"{name} {count}" for name, count in list(scores.exceptions.items())[:6])
         console.print(f"failures: {top}")
     if report is not None:
-        for label, groups in (("libraries", report.by_library), ("changes", report.by_change)):
+        tagged = [(f"{name} groups", groups) for name, groups in report.by_tag.items()]
+        for label, groups in (
+            ("libraries", report.by_library),
+            ("changes", report.by_change),
+            *tagged,
+        ):
             weakest = _weakest(groups, config.seeds)
             if weakest:
                 console.print(f"weakest {label}: {weakest}")

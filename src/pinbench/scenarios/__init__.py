@@ -31,6 +31,10 @@ class Scenario(Protocol):
         """String metrics of the answer against the reference ({} when the task has none)."""
         ...
 
+    def reference_answer(self, problem: Problem) -> str:
+        """What a perfect model would answer (the `reference` model's reply)."""
+        ...
+
     def executable(self, problem: Problem) -> bool:
         """Whether the problem carries a test to execute the program against."""
         ...

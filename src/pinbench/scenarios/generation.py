@@ -44,5 +44,9 @@ class GenerationScenario:
     def string_scores(self, problem: Problem, text: str) -> dict[str, float]:
         return {}
 
+    def reference_answer(self, problem: Problem) -> str:
+        # Fenced like a model's answer, so the same extraction path is exercised.
+        return f"```python\n{problem.solution}\n```"
+
     def executable(self, problem: Problem) -> bool:
         return True

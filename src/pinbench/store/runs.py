@@ -123,6 +123,7 @@ class ProblemMeta(BaseModel):
     problem: str = ""
     visible_test: str = ""
     hidden_test: str = ""
+    tags: tuple[str, ...] = ()
 
     @property
     def year(self) -> str:

@@ -1,0 +1,154 @@
+"""The VersiCode tasks: version-specific code completion (fill `<token_mask>`, `<line_mask>` or
+`<block_mask>`) and version-aware code editing (rewrite code of one version for another).
+
+Answers are read between `<start>` and `<end>` as VersiCode's scripts read them and scored by
+its string metrics; when the target meta-instance carries a test (all of pinbench's own do),
+the completed or edited program also runs in the target version's environment, so the report
+can show how often string metrics and execution disagree."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pinbench.metrics import versicode as metrics
+from pinbench.models.base import Message, Request, Sampling
+from pinbench.problems.model import Problem, TestKind, TestSpec
+from pinbench.prompts.templates import Feedback
+from pinbench.versicode.model import CompletionTask, EditTask, MetaInstance
+
+Task = CompletionTask | EditTask
+
+SYSTEM = (
+    "You are an expert Python programmer who knows exactly which APIs exist in each version of "
+    "a library. Put your answer between <start> and <end>, with nothing else between them."
+)
+COMPLETION = (
+    "This code is written for {requirement}{python}.{description}\n"
+    "The part marked {mask} is hidden. Write the {what} that replaces {mask}, as it must be for "
+    "{requirement}.\n\n```python\n{code}\n```\n\nAnswer: <start>the {what}<end>"
+)
+EDITING = (
+    "This code works with {source}.{description}\n"
+    "Rewrite it so that it works with {target}, keeping what it does.\n\n"
+    "```python\n{code}\n```\n\nAnswer with the complete new code: <start>code<end>"
+)
+_WHAT = {"token": "identifier", "line": "line of code", "block": "block of code"}
+
+
+@dataclass
+class VersiCodeScenario:
+    """Serves a list of tasks; `problems()` are what the runner schedules and executes."""
+
+    tasks: list[Task]
+    variant: metrics.Variant = metrics.Variant.VERSICODE
+    name: str = "versicode"
+    _by_id: dict[str, Task] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._by_id = {task.id: task for task in self.tasks}
+
+    def problems(self) -> list[Problem]:
+        return [as_problem(task) for task in self.tasks]
+
+    def task(self, problem: Problem) -> Task:
+        return self._by_id[problem.id]
+
+    def request(
+        self,
+        problem: Problem,
+        *,
+        sampling: Sampling,
+        sample: int,
+        round: int,
+        feedback: Feedback | None,
+    ) -> Request:
+        task = self.task(problem)
+        text = _completion_prompt(task) if isinstance(task, CompletionTask) else _edit_prompt(task)
+        return Request(
+            problem_id=problem.id,
+            sample=sample,
+            round=round,
+            messages=(Message(role="system", content=SYSTEM), Message(role="user", content=text)),
+            sampling=sampling,
+        )
+
+    def program(self, problem: Problem, text: str) -> str:
+        task = self.task(problem)
+        answer = metrics.extract_answer(text, self.variant)
+        return task.restore(answer) if isinstance(task, CompletionTask) else answer
+
+    def string_scores(self, problem: Problem, text: str) -> dict[str, float]:
+        task = self.task(problem)
+        answer = metrics.extract_answer(text, self.variant)
+        if isinstance(task, CompletionTask):
+            scores = metrics.score_answer(answer, task.answer, self.variant, core_token=task.api)
+        else:
+            scores = metrics.score_answer(answer, task.to_meta.code, self.variant)
+        return {"em": scores.em, "ism": scores.ism, "pm": scores.pm, "grammar": scores.grammar}
+
+    def reference_answer(self, problem: Problem) -> str:
+        task = self.task(problem)
+        answer = task.answer if isinstance(task, CompletionTask) else task.to_meta.code
+        return f"<start>{answer}<end>"
+
+    def executable(self, problem: Problem) -> bool:
+        return target(self.task(problem)).test is not None
+
+
+def target(task: Task) -> MetaInstance:
+    """The meta-instance whose version the answer must work with."""
+    return task.meta if isinstance(task, CompletionTask) else task.to_meta
+
+
+def as_problem(task: Task) -> Problem:
+    """The task as a problem of the target version: its code is the reference program, its
+    test (when it has one) the hidden test; tags carry VersiCode's breakdowns."""
+    meta = target(task)
+    tags = [f"source:{meta.source.value}", f"lifespan:{meta.lifespan.value}"]
+    if isinstance(task, CompletionTask):
+        tags.append(f"granularity:{task.granularity.value}")
+    else:
+        tags += [f"transition:{task.transition.value}", f"direction:{task.direction.value}"]
+    return Problem(
+        id=task.id,
+        library=meta.library,
+        version=meta.version,
+        python_version=meta.python_version,
+        extra_pins=meta.extra_pins,
+        problem=meta.description or f"{meta.library}=={meta.version}",
+        solution=meta.code,
+        hidden_test=meta.test or TestSpec(kind=TestKind.SCRIPT, code=""),
+        release_date=meta.release_date,
+        tags=tuple(tags),
+        origin=meta.origin,
+    )
+
+
+def _python(meta: MetaInstance) -> str:
+    return f" and Python {meta.python_version}" if meta.python_version else ""
+
+
+def _description(meta: MetaInstance) -> str:
+    return f" It should: {meta.description.strip()}" if meta.description.strip() else ""
+
+
+def _completion_prompt(task: CompletionTask) -> str:
+    meta = task.meta
+    return COMPLETION.format(
+        requirement=f"{meta.library}=={meta.version}",
+        python=_python(meta),
+        description=_description(meta),
+        mask=task.granularity.mask,
+        what=_WHAT[task.granularity.value],
+        code=task.masked_code.rstrip(),
+    )
+
+
+def _edit_prompt(task: EditTask) -> str:
+    start, end = task.from_meta, task.to_meta
+    return EDITING.format(
+        source=f"{start.library}=={start.version}{_python(start)}",
+        target=f"{end.library}=={end.version}{_python(end)}",
+        description=_description(start),
+        code=start.code.rstrip(),
+    )
