@@ -27,6 +27,7 @@ ERROR_CATEGORIES = (
     "ResourceLimit",
     "Other",
 )
+TAG_BREAKDOWNS = ("source", "lifespan", "granularity", "transition", "direction")  # VersiCode's
 _DETAIL_CHARS = 4000  # per field of the per-problem details: keeps 20k-sample reports small
 
 
@@ -121,9 +122,8 @@ def build_report(store: RunStore, run: RunRow, details: bool = True) -> Report:
         by_change=groups(lambda m: m.change),
         by_tag={
             name: groups(functools.partial(_tag, name=name))
-            for name in sorted(
-                {t.split(":", 1)[0] for m in metas.values() for t in m.tags if ":" in t}
-            )
+            for name in TAG_BREAKDOWNS
+            if any(t.startswith(f"{name}:") for m in metas.values() for t in m.tags)
         },
         difficulty={
             "baseline": [p.pass_rate for p in problems if p.pass_rate is not None],
