@@ -140,8 +140,15 @@ _TOKEN = re.compile(
     rf"|(?P<triple>{_PREFIX}(?:'''|\"\"\"))|(?P<number>{_NUMBER})|(?P<ellipsis>\.\.\.)"
     rf"|(?P<bracket>[][(){{}}])|(?P<string>{_SINGLE_LINE_STRING})|(?P<name>\w+))"
 )
-_NUMBER_OR_NAME = re.compile(rf"{_NUMBER}|\.\.\.|(\w+)")  # where no quote, "#" or "\\" is
-_NEEDS_TOKEN_LOOP = re.compile(r"['\"#\\]")
+# A stretch of line without a backslash, a triple quote or an f-string changes no state but the
+# bracket depth, so three scans in C give what the token loop would: names, brackets, and quotes
+# that open no complete string. (A string may be matched from an earlier prefix letter here than
+# tokenize starts it, "bar'x'" from the "r", which moves no quote.)
+_SKIPPED = rf"{_PREFIX}'[^\n']*'|{_PREFIX}\"[^\n\"]*\"|#[^\r\n]*"
+_NAMES = re.compile(rf"(?:{_SKIPPED}|{_NUMBER}|\.\.\.)|(\w+)")
+_BRACKETS = re.compile(rf"(?:{_SKIPPED})|([][(){{}}])")
+_STRAY_QUOTES = re.compile(rf"(?:{_SKIPPED})|(['\"])")
+_STATEFUL = re.compile(r"\\|'''|\"\"\"|[fF][rR]?['\"]|[rR][fF]['\"]")  # or possibly so
 _TAILS = {  # the rest of a string after its opening quote(s), as tokenize matches it, per line
     "'": re.compile(r"[^'\\]*(?:\\.[^'\\]*)*'"),
     '"': re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"'),
@@ -230,16 +237,19 @@ def _lex(lines: Sequence[str], tolerant: bool) -> _Lexed:
                 indents.pop()
         else:
             continued = False
-        if _NEEDS_TOKEN_LOOP.search(line, pos) is None:
-            found = _NUMBER_OR_NAME.findall(line, pos)
-            if line.isascii():
-                names.extend(filter(None, found))
-            else:
-                names.extend(name for name in found if name and name[0].isidentifier())
-            opened = line.count("(", pos) + line.count("[", pos) + line.count("{", pos)
-            closed = line.count(")", pos) + line.count("]", pos) + line.count("}", pos)
-            parenlev += opened - closed
-            continue
+        if _STATEFUL.search(line, pos) is None:
+            quoted = "'" in line or '"' in line
+            unterminated = quoted and any(_STRAY_QUOTES.findall(line, pos))
+            if not (unterminated and tolerant):  # else the token loop ends the line there
+                stray = stray or unterminated
+                found = _NAMES.findall(line, pos)
+                if line.isascii():
+                    names.extend(filter(None, found))
+                else:
+                    names.extend(name for name in found if name and name[0].isidentifier())
+                code = "".join(_BRACKETS.findall(line, pos)) if quoted or "#" in line else line
+                parenlev += sum(map(code.count, "([{")) - sum(map(code.count, ")]}"))
+                continue
         while pos < end:
             match = _TOKEN.match(line, pos)
             if match is None:
@@ -301,8 +311,10 @@ def _physical_lines(text: str) -> list[str]:
 
 def _fstring_fields(token: str) -> tuple[list[str], bool]:
     """The expressions of an f-string literal's replacement fields (format specs' nested fields
-    included) and whether CPython 3.11 would accept the literal: no lone ``}``, every field
-    closed and non-empty, no backslash or ``#`` in an expression, specs nested at most once."""
+    included) and whether CPython 3.11's f-string parser would accept the literal: no lone
+    ``}``, every field closed and non-empty, no backslash in an expression (not even in its
+    strings), no ``#`` outside them, specs nested at most once. (What else 3.11 rejects there,
+    3.12 rejects as well, so ``compile`` has already refused it.)"""
     body = token.lstrip("bBrRuUfF")
     quote = body[:3] if body[:3] in ("'''", '"""') else body[:1]
     body = body[len(quote) : len(body) - len(quote)]
@@ -317,7 +329,7 @@ def _fstring_fields(token: str) -> tuple[list[str], bool]:
         start, depth = i, 0
         while i < len(body):
             char = body[i]
-            if char in "\\#":
+            if char == "#":  # a comment; inside a quoted string it would be allowed
                 ok = False
             elif char in "([{":
                 depth += 1
@@ -330,7 +342,7 @@ def _fstring_fields(token: str) -> tuple[list[str], bool]:
                 char == "}" or char == ":" or (char == "!" and body[i + 1 : i + 2] != "=")
             ):
                 expression = body[start:i]
-                if not expression.strip():
+                if not expression.strip() or "\\" in expression:  # even inside its strings
                     ok = False
                 expressions.append(expression)
                 if char == "!":  # conversion: up to the spec or the end of the field
@@ -528,7 +540,7 @@ def grammar_ok(code: str, variant: Variant = Variant.VERSICODE) -> bool:
 
 
 def _grammar_ok(code: str, variant: Variant) -> bool:
-    source = code if variant is Variant.VERSICODE else textwrap.dedent(code)
+    source = code if variant is Variant.VERSICODE else _dedent(code)
     try:
         if variant is Variant.VERSICODE:
             compile(source, "<string>", "exec", dont_inherit=True)
@@ -573,8 +585,15 @@ def exact_match(answer: str, reference: str, variant: Variant = Variant.VERSICOD
     return _layout_free(answer) == _layout_free(reference)
 
 
+def _dedent(code: str) -> str:
+    """``textwrap.dedent``, skipped when the first line starts in column 0 (most answers): then
+    there is no common margin, and the whitespace-only lines dedent would empty change neither a
+    parse nor ``_layout_free``."""
+    return code if code[:1] not in (" ", "\t", "\n") else textwrap.dedent(code)
+
+
 def _layout_free(code: str) -> str:
-    lines = textwrap.dedent(code.replace("\r\n", "\n")).split("\n")
+    lines = _dedent(code.replace("\r\n", "\n")).split("\n")
     return "\n".join(line.rstrip() for line in lines).strip("\n")
 
 

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from pinbench.metrics.scores import NOT_SCORED, Chains, at_round, chains_of, score
 from pinbench.runner import RunSummary
+from pinbench.scenarios.versicode import TAG_PREFIX
 from pinbench.store.runs import ProblemMeta, RunRow, RunStore, SampleRecord
 
 ERROR_CATEGORIES = (
@@ -27,7 +28,7 @@ ERROR_CATEGORIES = (
     "ResourceLimit",
     "Other",
 )
-TAG_BREAKDOWNS = ("source", "lifespan", "granularity", "transition", "direction")  # VersiCode's
+TAG_BREAKDOWNS = ("source", "lifespan", "granularity", "transition", "direction")
 _DETAIL_CHARS = 4000  # per field of the per-problem details: keeps 20k-sample reports small
 
 
@@ -123,7 +124,7 @@ def build_report(store: RunStore, run: RunRow, details: bool = True) -> Report:
         by_tag={
             name: groups(functools.partial(_tag, name=name))
             for name in TAG_BREAKDOWNS
-            if any(t.startswith(f"{name}:") for m in metas.values() for t in m.tags)
+            if any(t.startswith(f"{TAG_PREFIX}{name}:") for m in metas.values() for t in m.tags)
         },
         difficulty={
             "baseline": [p.pass_rate for p in problems if p.pass_rate is not None],
@@ -150,7 +151,8 @@ def _group(name: str, ids: set[str], records: list[SampleRecord], last: int, see
 
 
 def _tag(meta: ProblemMeta, name: str) -> str:
-    return next((t.split(":", 1)[1] for t in meta.tags if t.startswith(f"{name}:")), "none")
+    prefix = f"{TAG_PREFIX}{name}:"
+    return next((t.removeprefix(prefix) for t in meta.tags if t.startswith(prefix)), "none")
 
 
 def category(record: SampleRecord) -> str:

@@ -32,6 +32,7 @@ EDITING = (
     "Rewrite it so that it works with {target}, keeping what it does.\n\n"
     "```python\n{code}\n```\n\nAnswer with the complete new code: <start>code<end>"
 )
+TAG_PREFIX = "versicode/"  # report breakdowns read `versicode/NAME:VALUE` tags
 _WHAT = {"token": "identifier", "line": "line of code", "block": "block of code"}
 
 
@@ -104,11 +105,12 @@ def as_problem(task: Task) -> Problem:
     """The task as a problem of the target version: its code is the reference program, its
     test (when it has one) the hidden test; tags carry VersiCode's breakdowns."""
     meta = target(task)
-    tags = [f"source:{meta.source.value}", f"lifespan:{meta.lifespan.value}"]
+    values = {"source": meta.source.value, "lifespan": meta.lifespan.value}
     if isinstance(task, CompletionTask):
-        tags.append(f"granularity:{task.granularity.value}")
+        values["granularity"] = task.granularity.value
     else:
-        tags += [f"transition:{task.transition.value}", f"direction:{task.direction.value}"]
+        values |= {"transition": task.transition.value, "direction": task.direction.value}
+    tags = [f"{TAG_PREFIX}{name}:{value}" for name, value in values.items()]
     return Problem(
         id=task.id,
         library=meta.library,
