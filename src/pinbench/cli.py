@@ -25,6 +25,7 @@ from pinbench.cli_common import (
     progress_bar,
     split_or_exit,
 )
+from pinbench.cli_drift import drift_cmd
 from pinbench.cli_report import compare_cmd, report_cmd
 from pinbench.cli_run import run_cmd, runs_app
 from pinbench.envs import builder
@@ -59,6 +60,7 @@ app.add_typer(runs_app, name="runs")
 app.command("run")(run_cmd)
 app.command("report")(report_cmd)
 app.command("compare")(compare_cmd)
+app.command("drift")(drift_cmd)
 
 
 class ValidationRun(BaseModel):

@@ -72,8 +72,7 @@ class BatchScores(TypedDict):
 # --- answer extraction ------------------------------------------------------------------------
 
 _START, _END = "<start>", "<end>"
-_FENCED = re.compile(r"```[^\n`]*\n(.*?)\n?[ \t]*```", re.DOTALL)
-_INLINE = re.compile(r"(`{1,3})([^\n]*?)\1", re.DOTALL)
+_INLINE = re.compile(r"(`{1,3})([^`\n]+)\1")
 
 
 def extract_answer(text: str, variant: Variant = Variant.VERSICODE) -> str:
@@ -85,11 +84,11 @@ def extract_answer(text: str, variant: Variant = Variant.VERSICODE) -> str:
     ```` ```python ```` and then every ```` ``` ```` removed wherever they occur. Nothing is
     stripped: whitespace around the answer stays and counts in exact match.
 
-    CORRECTED: the first ``<end>`` after the first ``<start>``, else ``""`` (no answer: nothing
-    an answer could match); a code fence around the whole answer is unwrapped whatever its
-    language tag (```` ```py ````, ```` ```Python ````) or an inline code span (```` `x` ````),
-    fences inside the code are left alone; blank lines around it are dropped and trailing
-    whitespace removed, indentation kept (it is code).
+    CORRECTED: the first ``<end>`` after the first ``<start>``, else ``""`` (no answer, which
+    scores 0 everywhere); a fence around the answer is unwrapped whatever its language tag
+    (```` ```py ````, ```` ```Python ````) and even when its closing line is missing, or an
+    inline code span (```` `x` ````); backticks inside the code are left alone; blank lines
+    around it are dropped and a one-line answer stripped, a block's indentation kept.
     """
     if variant is Variant.VERSICODE:
         if _START not in text or _END not in text:
@@ -102,19 +101,23 @@ def extract_answer(text: str, variant: Variant = Variant.VERSICODE) -> str:
         return ""
     body = text[start + len(_START) : end]
     stripped = body.strip()
-    fenced = _FENCED.fullmatch(stripped) or _INLINE.fullmatch(stripped)
-    if fenced is not None:
-        body = fenced.group(fenced.lastindex or 0)
-    return _trim_blank_lines(body)
+    inline = _INLINE.fullmatch(stripped)
+    if stripped.startswith("```") and "\n" in stripped:  # a fence line; its closing optional
+        body = stripped.split("\n", 1)[1].rstrip()
+        body = body.removesuffix("```")
+    elif inline is not None:
+        body = inline.group(2)
+    return _trim(body)
 
 
-def _trim_blank_lines(text: str) -> str:
-    """Drop leading and trailing whitespace-only lines and trailing whitespace; keep the first
-    line's indentation (stripping it would misalign an indented block)."""
+def _trim(text: str) -> str:
+    """Drop whitespace-only lines around the answer and trailing whitespace; strip a one-line
+    answer, but keep the first line's indentation in a block (stripping it would misalign the
+    block's lines)."""
     lines = text.split("\n")
     while lines and not lines[0].strip():
         lines.pop(0)
-    return "\n".join(lines).rstrip()
+    return "\n".join(lines).rstrip() if len(lines) > 1 else "".join(lines).strip()
 
 
 # --- the lexer: CPython 3.8-3.11's tokenize, as far as NAME tokens and errors go --------------
@@ -142,12 +145,15 @@ _TOKEN = re.compile(
 )
 # A stretch of line without a backslash, a triple quote or an f-string changes no state but the
 # bracket depth, so three scans in C give what the token loop would: names, brackets, and quotes
-# that open no complete string. (A string may be matched from an earlier prefix letter here than
-# tokenize starts it, "bar'x'" from the "r", which moves no quote.)
-_SKIPPED = rf"{_PREFIX}'[^\n']*'|{_PREFIX}\"[^\n\"]*\"|#[^\r\n]*"
-_NAMES = re.compile(rf"(?:{_SKIPPED}|{_NUMBER}|\.\.\.)|(\w+)")
-_BRACKETS = re.compile(rf"(?:{_SKIPPED})|([][(){{}}])")
-_STRAY_QUOTES = re.compile(rf"(?:{_SKIPPED})|(['\"])")
+# that open no complete string. Each first skips runs of characters that start nothing of
+# interest. Only the name scan needs string prefixes (so that "rb" in rb'x' is no name): where a
+# string starts and ends is the same with or without them.
+_STRING_OR_COMMENT = r"'[^\n']*'|\"[^\n\"]*\"|#[^\r\n]*"
+_NAMES = re.compile(
+    rf"[^\w'\"#.]+|{_PREFIX}(?:'[^\n']*'|\"[^\n\"]*\")|#[^\r\n]*|{_NUMBER}|\.\.\.|(\w+)"
+)
+_BRACKETS = re.compile(rf"[^'\"#()\[\]{{}}]+|{_STRING_OR_COMMENT}|([][(){{}}])")
+_STRAY_QUOTES = re.compile(rf"[^'\"#]+|{_STRING_OR_COMMENT}|(['\"])")
 _STATEFUL = re.compile(r"\\|'''|\"\"\"|[fF][rR]?['\"]|[rR][fF]['\"]")  # or possibly so
 _TAILS = {  # the rest of a string after its opening quote(s), as tokenize matches it, per line
     "'": re.compile(r"[^'\\]*(?:\\.[^'\\]*)*'"),
@@ -237,17 +243,18 @@ def _lex(lines: Sequence[str], tolerant: bool) -> _Lexed:
                 indents.pop()
         else:
             continued = False
-        if _STATEFUL.search(line, pos) is None:
-            quoted = "'" in line or '"' in line
-            unterminated = quoted and any(_STRAY_QUOTES.findall(line, pos))
+        rest = line[pos:] if pos else line
+        if _STATEFUL.search(rest) is None:
+            quoted = "'" in rest or '"' in rest
+            unterminated = quoted and any(_STRAY_QUOTES.findall(rest))
             if not (unterminated and tolerant):  # else the token loop ends the line there
                 stray = stray or unterminated
-                found = _NAMES.findall(line, pos)
-                if line.isascii():
+                found = _NAMES.findall(rest)
+                if rest.isascii():
                     names.extend(filter(None, found))
                 else:
                     names.extend(name for name in found if name and name[0].isidentifier())
-                code = "".join(_BRACKETS.findall(line, pos)) if quoted or "#" in line else line
+                code = "".join(_BRACKETS.findall(rest)) if quoted or "#" in rest else rest
                 parenlev += sum(map(code.count, "([{")) - sum(map(code.count, ")]}"))
                 continue
         while pos < end:
@@ -349,7 +356,8 @@ def _fstring_fields(token: str) -> tuple[list[str], bool]:
                     while i < len(body) and body[i] not in ":}":
                         i += 1
                     if i == len(body):
-                        break
+                        ok = False
+                        return i
                     char = body[i]
                 return spec(i + 1, level) if char == ":" else i + 1
             i += 1
@@ -541,6 +549,8 @@ def grammar_ok(code: str, variant: Variant = Variant.VERSICODE) -> bool:
 
 def _grammar_ok(code: str, variant: Variant) -> bool:
     source = code if variant is Variant.VERSICODE else _dedent(code)
+    if variant is Variant.CORRECTED and not source.strip():
+        return False  # no code at all is not grammatical code
     try:
         if variant is Variant.VERSICODE:
             compile(source, "<string>", "exec", dont_inherit=True)
@@ -561,10 +571,11 @@ def _valid_in_311(source: str) -> bool:
 
 
 def _lexically_311(source: str) -> bool:
-    """No unterminated string and only f-strings CPython 3.11's f-string parser accepts, the
-    expressions' own f-strings included, all lexed by 3.11's rules."""
+    """Lexed by 3.11's rules: no unterminated string, no error of tokenize's, and only f-strings
+    CPython 3.11's f-string parser accepts, their expressions' own f-strings included. (Each of
+    these makes CPython 3.11's compile fail too; it never rejects what 3.11 accepts.)"""
     lexed = _lex(_physical_lines(source), tolerant=False)
-    if lexed.stray_quote:
+    if lexed.stray_quote or lexed.failed:
         return False
     for fstring in lexed.fstrings:
         expressions, ok = _fstring_fields(fstring)
@@ -617,7 +628,8 @@ def ism(
     with ``verify_grammar``, the answer parses; then the longest common subsequence of the two
     identifier sequences over the longer one's length (1 when both are empty).
     """
-    return _Reference.of(reference, variant, core_token).ism(answer, verify_grammar)
+    with _quiet():
+        return _Reference.of(reference, variant, core_token).ism(answer, verify_grammar)
 
 
 def pm(
@@ -639,7 +651,8 @@ def pm(
     CORRECTED: the same gates as corrected ISM; then the longest common prefix of the two
     whole identifier sequences over the longer one's length (1 when both are empty).
     """
-    return _Reference.of(reference, variant, core_token).pm(answer, verify_grammar)
+    with _quiet():
+        return _Reference.of(reference, variant, core_token).pm(answer, verify_grammar)
 
 
 def score_answer(
@@ -724,7 +737,7 @@ class _Reference:
 
     def uses_core_token(self, answer: str) -> bool:
         """The first gate of ISM and PM (the second is grammar, with ``verify_grammar``)."""
-        if self.core_token is None:
+        if not self.core_token:  # None, or "" which the script finds in every answer
             return True
         if self.variant is Variant.VERSICODE:
             return self.core_token in answer

@@ -10,6 +10,7 @@ from typing import TypeGuard
 
 from pydantic import BaseModel, Field
 
+from pinbench.drift import DriftSummary
 from pinbench.metrics.scores import NOT_SCORED, Chains, at_round, chains_of, score
 from pinbench.runner import RunSummary
 from pinbench.scenarios.versicode import TAG_PREFIX
@@ -83,6 +84,9 @@ class Report(BaseModel):
         description="'baseline' and 'feedback': error category -> failed samples"
     )
     problems: list[ProblemResult]
+    drift: DriftSummary | None = Field(
+        default=None, description="version confusion, once `pinbench drift` has run"
+    )
 
     @property
     def has_feedback(self) -> bool:
@@ -134,6 +138,7 @@ def build_report(store: RunStore, run: RunRow, details: bool = True) -> Report:
         },
         errors={"baseline": _errors(chains, 0), "feedback": _errors(chains, last)},
         problems=problems,
+        drift=DriftSummary.model_validate(drifted) if (drifted := store.drift(run.id)) else None,
     )
 
 

@@ -58,6 +58,10 @@ CREATE TABLE IF NOT EXISTS problems (
     meta TEXT NOT NULL,
     PRIMARY KEY (run_id, problem_id)
 );
+CREATE TABLE IF NOT EXISTS drift (
+    run_id TEXT PRIMARY KEY,
+    summary TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS samples (
     run_id TEXT NOT NULL,
     problem_id TEXT NOT NULL,
@@ -231,6 +235,17 @@ class RunStore:
             for key, request in self._db.execute(query, chunk):
                 found[key] = json.loads(request)
         return found
+
+    # version confusion (`pinbench drift`)
+
+    def record_drift(self, run_id: str, summary: dict[str, Any]) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO drift VALUES (?, ?)", (run_id, json.dumps(summary))
+        )
+
+    def drift(self, run_id: str) -> dict[str, Any] | None:
+        row = self._db.execute("SELECT summary FROM drift WHERE run_id = ?", (run_id,)).fetchone()
+        return json.loads(row[0]) if row else None
 
     # generations (a cache shared by all runs)
 
