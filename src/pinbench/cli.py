@@ -26,6 +26,7 @@ from pinbench.cli_common import (
     split_or_exit,
 )
 from pinbench.cli_drift import drift_cmd
+from pinbench.cli_mine import mine_cmd
 from pinbench.cli_report import compare_cmd, report_cmd
 from pinbench.cli_run import run_cmd, runs_app
 from pinbench.envs import builder
@@ -61,6 +62,7 @@ app.command("run")(run_cmd)
 app.command("report")(report_cmd)
 app.command("compare")(compare_cmd)
 app.command("drift")(drift_cmd)
+app.command("mine")(mine_cmd)
 
 
 class ValidationRun(BaseModel):

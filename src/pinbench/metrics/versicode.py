@@ -117,6 +117,8 @@ def _trim(text: str) -> str:
     lines = text.split("\n")
     while lines and not lines[0].strip():
         lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
     return "\n".join(lines).rstrip() if len(lines) > 1 else "".join(lines).strip()
 
 

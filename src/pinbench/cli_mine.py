@@ -1,0 +1,115 @@
+"""`pinbench mine LIBRARY`."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from collections import Counter
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from pinbench.cli_common import console, err, progress_bar
+from pinbench.executions import ExecutionService
+from pinbench.mining.lifespans import Mined, Snapshot, candidates, mine, released_versions
+from pinbench.report.html import render
+
+
+def mine_cmd(
+    library: Annotated[str, typer.Argument(help="Distribution name, e.g. numpy.")],
+    versions: Annotated[
+        str | None, typer.Option("--versions", help="Versions to compare: 1.20.3,1.21.6,…")
+    ] = None,
+    version_range: Annotated[
+        str | None,
+        typer.Option("--range", help="All final releases in LOW..HIGH, from the package index."),
+    ] = None,
+    python: Annotated[str | None, typer.Option("--python", help="Interpreter X.Y.")] = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")] = Path("mined"),
+    jobs: Annotated[int, typer.Option("--jobs", "-j")] = os.cpu_count() or 2,
+) -> None:
+    """Introspect LIBRARY's public API in an environment per version (sandboxed, a deadline per
+    module), diff consecutive versions, and write the lifespan of every API (JSON, CSV, HTML),
+    the changes, and candidate problem skeletons for `validate --discriminative` to prove.
+
+    Examples: `pinbench mine packaging --versions 21.3,22.0` ·
+    `pinbench mine numpy --range 1.20..1.25 --python 3.9`
+    """
+    chosen = _versions(library, versions, version_range)
+    service = ExecutionService(jobs=jobs)
+    try:
+        with progress_bar() as progress:
+            task = progress.add_task("versions", total=len(chosen))
+
+            def done(shot: Snapshot) -> None:
+                progress.advance(task)
+                if shot.error:
+                    err.print(f"[yellow]{library} {shot.version}:[/] {shot.error}")
+
+            mined = mine(library, chosen, service, python=python, jobs=jobs, on_version=done)
+    finally:
+        service.close()
+    _write(mined, out)
+    _print(mined)
+
+
+def _versions(library: str, versions: str | None, version_range: str | None) -> list[str]:
+    if bool(versions) == bool(version_range):
+        err.print("[red]error:[/] give exactly one of --versions and --range")
+        raise typer.Exit(2)
+    if versions:
+        chosen = [v.strip() for v in versions.split(",") if v.strip()]
+    else:
+        low, sep, high = (version_range or "").partition("..")
+        if not sep:
+            err.print("[red]error:[/] --range takes LOW..HIGH, e.g. 1.20..1.26")
+            raise typer.Exit(2)
+        try:
+            chosen = released_versions(library, low.strip(), high.strip())
+        except Exception as exc:
+            err.print(f"[red]error:[/] could not list {library}'s releases: {exc}")
+            raise typer.Exit(2) from None
+    if len(chosen) < 2:
+        err.print(f"[red]error:[/] need at least two versions, got {chosen}")
+        raise typer.Exit(2)
+    return chosen
+
+
+def _write(mined: Mined, out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "lifespans.json").write_text(mined.model_dump_json(indent=1))
+    with (out / "lifespans.csv").open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=["name", "kind", "added", "deprecated",
+                                                     "removed", "tag"])  # fmt: skip
+        writer.writeheader()
+        for row in mined.lifespans:
+            writer.writerow(row.model_dump())
+    (out / "candidates.jsonl").write_text("".join(json.dumps(c) + "\n" for c in candidates(mined)))
+    (out / "lifespans.html").write_text(render("mine.html.j2", m=mined, summary=_counts(mined)))
+    err.print(f"wrote {out}/lifespans.json, lifespans.csv, lifespans.html, candidates.jsonl")
+
+
+def _counts(mined: Mined) -> dict[str, Counter[str]]:
+    counts: dict[str, Counter[str]] = {}
+    for change in mined.changes:
+        counts.setdefault(change.version, Counter())[change.kind] += 1
+    return counts
+
+
+def _print(mined: Mined) -> None:
+    table = Table(title=f"{mined.library}: API changes between consecutive versions")
+    kinds = ("added", "removed", "deprecated", "renamed", "argument_added", "argument_removed",
+             "argument_renamed", "default_changed", "became_keyword_only")  # fmt: skip
+    table.add_column("version")
+    table.add_column("APIs", justify="right")
+    for kind in kinds:
+        table.add_column(kind.replace("_", " "), justify="right")
+    counts = _counts(mined)
+    for shot in mined.snapshots:
+        row = counts.get(shot.version, Counter())
+        size = "error" if shot.error else str(len(shot.api))
+        table.add_row(shot.version, size, *(str(row.get(k, "")) for k in kinds))
+    console.print(table)
