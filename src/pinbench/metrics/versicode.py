@@ -176,6 +176,20 @@ _KEYWORDS = frozenset(
 )  # fmt: skip
 
 
+def _column(indent: str) -> int:
+    """tokenize's width of an indentation with tabs (to the next multiple of 8) or form feeds
+    (back to 0)."""
+    column = 0
+    for char in indent:
+        if char == " ":
+            column += 1
+        elif char == "\t":
+            column = (column // _TABSIZE + 1) * _TABSIZE
+        else:
+            column = 0
+    return column
+
+
 class _Lexed(NamedTuple):
     names: tuple[str, ...]
     failed: bool  # tokenize would raise while iterating (strict lexing only)
@@ -221,18 +235,8 @@ def _lex(lines: Sequence[str], tolerant: bool) -> _Lexed:
                 open_string.append(line)
                 continue
         elif parenlev == 0 and not continued:
-            column = 0
-            while pos < end:
-                char = line[pos]
-                if char == " ":
-                    column += 1
-                elif char == "\t":
-                    column = (column // _TABSIZE + 1) * _TABSIZE
-                elif char == "\f":
-                    column = 0
-                else:
-                    break
-                pos += 1
+            pos = len(line) - len(line.lstrip(" \t\f"))
+            column = pos if line.count(" ", 0, pos) == pos else _column(line[:pos])
             if pos == end:  # blanks without a newline: the last line; tokenize stops here
                 break
             if line[pos] in "#\r\n":  # comment-only or blank line: skipped whole
@@ -257,7 +261,8 @@ def _lex(lines: Sequence[str], tolerant: bool) -> _Lexed:
                 else:
                     names.extend(name for name in found if name and name[0].isidentifier())
                 code = "".join(_BRACKETS.findall(rest)) if quoted or "#" in rest else rest
-                parenlev += sum(map(code.count, "([{")) - sum(map(code.count, ")]}"))
+                parenlev += code.count("(") + code.count("[") + code.count("{")
+                parenlev -= code.count(")") + code.count("]") + code.count("}")
                 continue
         while pos < end:
             match = _TOKEN.match(line, pos)
@@ -307,9 +312,14 @@ def _string_token(token: str, tolerant: bool, names: list[str], fstrings: list[s
             names.extend(_lex(_physical_lines(expression), tolerant=True).names)
 
 
+_OTHER_LINE_BREAKS = re.compile("[\r\v\f\x1c-\x1e\x85\u2028\u2029]")
+
+
 def _physical_lines(text: str) -> list[str]:
     """``text`` split after each ``\\n`` (only ``\\n``: tokenize reads lines with
     ``BytesIO.readline``, so ``\\r`` and other line boundaries stay inside lines)."""
+    if _OTHER_LINE_BREAKS.search(text) is None:
+        return text.splitlines(keepends=True)
     lines = text.split("\n")
     last = lines.pop()
     physical = [line + "\n" for line in lines]
@@ -433,6 +443,8 @@ def _tokenize_input(code: str) -> list[str] | _Decoded:
         if code.startswith("\ufeff"):
             bom, code = True, code[1:]
     lines = _physical_lines(code)
+    if "coding" not in code:
+        return lines
     encoding = "utf-8"
     for index in range(min(2, len(lines))):
         cookie = _COOKIE.match(lines[index])

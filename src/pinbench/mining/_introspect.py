@@ -1,7 +1,8 @@
 # Runs INSIDE the sandbox, under the environment's own interpreter (Python 3.6+): keep it
-# importable there (no walrus, no dataclasses, no newer typing). pinbench prepends one line
-# binding ROOTS (the library's top-level modules) and MODULE_SECONDS.
+# importable there (no walrus, no dataclasses, no newer typing). pinbench prepends lines
+# binding ROOTS (the library's top-level modules), MODULE_SECONDS and MARKER.
 import importlib
+import io
 import inspect
 import json
 import pkgutil
@@ -100,6 +101,10 @@ def _modules(root):
 
 
 def main():
+    # Some modules print when imported (numpy.distutils does); keep stdout for the result,
+    # after a marker, since C code may still write to the file descriptor directly.
+    real_stdout = sys.stdout
+    sys.stdout = io.StringIO()
     signal.signal(signal.SIGALRM, _alarm)
     api, failed, seen = {}, {}, 0
     for root in ROOTS:
@@ -119,7 +124,8 @@ def main():
                 failed[modname] = type(exc).__name__ + ": " + str(exc)[:200]
             finally:
                 signal.alarm(0)
-    sys.stdout.write(json.dumps({"api": api, "failed": failed, "modules": seen}))
+    sys.stdout = real_stdout
+    sys.stdout.write("\n" + MARKER + json.dumps({"api": api, "failed": failed, "modules": seen}))
     sys.stdout.flush()
 
 

@@ -23,6 +23,7 @@ from pinbench.executions import ExecutionService
 from pinbench.problems.model import EnvSpec, TestKind, TestSpec
 from pinbench.sandbox.outcome import Limits, Status
 
+MARKER = "@@pinbench-api@@"  # _introspect.py writes its JSON after this
 Params = list[list[Any]]  # [name, kind, default repr or None]
 
 
@@ -78,7 +79,8 @@ def released_versions(library: str, low: str, high: str) -> list[str]:
 
 def introspection_program(roots: list[str], module_seconds: int) -> str:
     source = resources.files("pinbench.mining").joinpath("_introspect.py").read_text()
-    return f"ROOTS = {roots!r}\nMODULE_SECONDS = {module_seconds}\n" + source
+    header = f"ROOTS = {roots!r}\nMODULE_SECONDS = {module_seconds}\nMARKER = {MARKER!r}\n"
+    return header + source
 
 
 def snapshot(
@@ -105,9 +107,12 @@ def snapshot(
     result = service.run(env, introspection_program(roots, module_seconds), test, limits, ())
     if result.status is not Status.PASSED:
         return Snapshot(version=version, error=f"{result.status}: {result.message[:300]}")
+    _, marker, payload = result.stdout.rpartition(MARKER)
     try:
-        data = json.loads(result.stdout)
+        data = json.loads(payload) if marker else None
     except ValueError:
+        data = None
+    if not isinstance(data, dict):
         return Snapshot(version=version, error="introspection output is not JSON")
     return Snapshot(version=version, api=data["api"], failed_modules=data["failed"])
 
