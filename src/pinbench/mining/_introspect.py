@@ -2,8 +2,8 @@
 # importable there (no walrus, no dataclasses, no newer typing). pinbench prepends lines
 # binding ROOTS (the library's top-level modules), MODULE_SECONDS and MARKER.
 import importlib
-import io
 import inspect
+import io
 import json
 import pkgutil
 import signal
