@@ -156,7 +156,8 @@ _NAMES = re.compile(
 )
 _BRACKETS = re.compile(rf"[^'\"#()\[\]{{}}]+|{_STRING_OR_COMMENT}|([][(){{}}])")
 _STRAY_QUOTES = re.compile(rf"[^'\"#]+|{_STRING_OR_COMMENT}|(['\"])")
-_STATEFUL = re.compile(r"\\|'''|\"\"\"|[fF][rR]?['\"]|[rR][fF]['\"]")  # or possibly so
+# What sends a line to the token loop; it may over-match (if'x'), which only costs time.
+_STATEFUL = re.compile(r"\\|'''|\"\"\"|[fF][rR]?['\"]|[rR][fF]['\"]")
 _TAILS = {  # the rest of a string after its opening quote(s), as tokenize matches it, per line
     "'": re.compile(r"[^'\\]*(?:\\.[^'\\]*)*'"),
     '"': re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"'),

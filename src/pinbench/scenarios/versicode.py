@@ -14,7 +14,7 @@ from pinbench.metrics import versicode as metrics
 from pinbench.models.base import Message, Request, Sampling
 from pinbench.problems.model import Problem, TestKind, TestSpec
 from pinbench.prompts.templates import Feedback
-from pinbench.versicode.model import CompletionTask, EditTask, MetaInstance
+from pinbench.versicode.model import CompletionTask, EditTask, Granularity, MetaInstance
 
 Task = CompletionTask | EditTask
 
@@ -81,10 +81,17 @@ class VersiCodeScenario:
     def string_scores(self, problem: Problem, text: str) -> dict[str, float]:
         task = self.task(problem)
         answer = metrics.extract_answer(text, self.variant)
+        # As VersiCode's scripts gate them: ISM/PM need the core API name in the answer, and a
+        # block or an edit must compile.
+        core: str | None
         if isinstance(task, CompletionTask):
-            scores = metrics.score_answer(answer, task.answer, self.variant, core_token=task.api)
+            reference, core = task.answer, task.api
+            compile_gate = task.granularity is Granularity.BLOCK
         else:
-            scores = metrics.score_answer(answer, task.to_meta.code, self.variant)
+            reference, core, compile_gate = task.to_meta.code, task.to_meta.api, True
+        scores = metrics.score_answer(
+            answer, reference, self.variant, core_token=core, verify_grammar=compile_gate
+        )
         return {"em": scores.em, "ism": scores.ism, "pm": scores.pm, "grammar": scores.grammar}
 
     def reference_answer(self, problem: Problem) -> str:
