@@ -157,8 +157,9 @@ class Runner:
             ThreadPoolExecutor(self.jobs, thread_name_prefix="exec") as self._runners,
         ):
             if self.config.execute:
-                for problem in self.problems:
-                    self._environment(problem)  # start every build now, in dataset order
+                for problem in self.problems:  # start every build now, in dataset order
+                    if self.scenario.executable(problem):
+                        self._environment(problem)
             try:
                 await asyncio.gather(
                     *(
