@@ -75,8 +75,13 @@ def test_reference_editing_both_directions(tmp_path: Path) -> None:
     assert {g["name"] for g in by_tag["direction"]} == {"old_to_new", "new_to_old"}
 
 
-def test_versicode_files_are_scored_by_strings_without_tests(tmp_path: Path) -> None:
+def test_versicode_files_are_scored_by_strings_without_tests(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built: list[object] = []
+    monkeypatch.setattr("pinbench.runner.ensure", lambda spec: built.append(spec))
     document = _run(tmp_path, "-m", "reference", "--task", "completion", "-d", str(FIXTURES))
+    assert built == []  # no test to run: no environment is built
     scores = document["summary"]["scores"]
     assert scores["samples"] > 0
     assert {s["outcome"] for s in document["samples"]} == {"generated"}  # nothing to execute
