@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -78,7 +79,8 @@ def project_files(name: str) -> list[DistFile]:
     if payload is None:
         payload = _fetch(key)
         cache_file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
+        # Unique per process *and* thread: two threads fetching one project must not share it.
+        tmp = cache_file.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
         tmp.write_text(json.dumps(payload))
         tmp.replace(cache_file)
     rows = payload.get("files", [])
