@@ -14,7 +14,7 @@ from pinbench.paths import cache_root
 from pinbench.problems.loaders import LOADERS, DatasetError, LoadResult, detect_format, load_dataset
 from pinbench.problems.model import Problem
 from pinbench.problems.splits import SPLITS, select_split
-from pinbench.store.runs import RunStore
+from pinbench.store.runs import RunRow, RunStore
 
 console = Console()
 err = Console(stderr=True)
@@ -75,3 +75,12 @@ ResultsOpt = Annotated[
 
 def open_store(results: Path | None) -> RunStore:
     return RunStore((results or cache_root() / "results") / "pinbench.sqlite")
+
+
+def find_run_or_exit(store: RunStore, run: str) -> RunRow:
+    """A run by id, unique prefix or `latest`, or one clear error (exit 2)."""
+    row = store.run(run)
+    if row is None:
+        err.print(f"[red]error:[/] no run {run!r} (see `pinbench runs list`)")
+        raise typer.Exit(2)
+    return row

@@ -13,6 +13,7 @@ from pinbench.cli_common import (
     ResultsOpt,
     console,
     err,
+    find_run_or_exit,
     load_or_exit,
     open_store,
     progress_bar,
@@ -47,10 +48,7 @@ def drift_cmd(
     """
     store = open_store(results)
     try:
-        row = store.run(run)
-        if row is None:
-            err.print(f"[red]error:[/] no run {run!r} (see `pinbench runs list`)")
-            raise typer.Exit(2)
+        row = find_run_or_exit(store, run)
         config = RunConfig.model_validate(row.config)
         if config.task != "generation":
             err.print(f"[red]error:[/] drift needs a generation run, not {config.task!r}")

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from pinbench.cli_common import ResultsOpt, console, err, open_store
+from pinbench.cli_common import ResultsOpt, console, err, find_run_or_exit, open_store
 from pinbench.report.compare import compare, compare_html
 from pinbench.report.data import Report, build_report
 from pinbench.report.html import pct, report_html
@@ -25,10 +25,7 @@ _CSV_FIELDS = (
 
 
 def load_report(store: RunStore, run: str, details: bool = True) -> Report:
-    row = store.run(run)
-    if row is None:
-        err.print(f"[red]error:[/] no run {run!r} (see `pinbench runs list`)")
-        raise typer.Exit(2)
+    row = find_run_or_exit(store, run)
     try:
         return build_report(store, row, details)
     except ValueError as exc:

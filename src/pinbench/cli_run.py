@@ -20,6 +20,7 @@ from pinbench.cli_common import (
     console,
     detect_or_exit,
     err,
+    find_run_or_exit,
     load_or_exit,
     open_store,
     progress_bar,
@@ -367,7 +368,11 @@ def runs_show(
     results: ResultsOpt = None,
 ) -> None:
     """A run's summary."""
-    row = _find_run(run, results)
+    store = open_store(results)
+    try:
+        row = find_run_or_exit(store, run)
+    finally:
+        store.close()
     if row.summary is None:
         err.print(f"[yellow]run {row.id} has no summary yet ({row.status})[/]")
         raise typer.Exit(1)
@@ -391,10 +396,10 @@ def runs_export(
     if fmt not in ("jsonl", "csv"):
         err.print("[red]error:[/] --format is jsonl or csv")
         raise typer.Exit(2)
-    row = _find_run(run, results)
     store = open_store(results)
     count = 0
     try:
+        row = find_run_or_exit(store, run)
         out.parent.mkdir(parents=True, exist_ok=True)
         with out.open("w", newline="") as handle:
             writer: csv.DictWriter[str] | None = None
@@ -412,15 +417,3 @@ def runs_export(
     finally:
         store.close()
     err.print(f"wrote {count} samples to {out}")
-
-
-def _find_run(run: str, results: Path | None) -> Any:
-    store = open_store(results)
-    try:
-        row = store.run(run)
-    finally:
-        store.close()
-    if row is None:
-        err.print(f"[red]error:[/] no run {run!r} (see `pinbench runs list`)")
-        raise typer.Exit(2)
-    return row
