@@ -26,6 +26,7 @@ from pinbench.cli_common import (
     split_or_exit,
 )
 from pinbench.cli_drift import drift_cmd
+from pinbench.cli_ide import ide_app
 from pinbench.cli_mine import mine_cmd
 from pinbench.cli_report import compare_cmd, report_cmd
 from pinbench.cli_run import run_cmd, runs_app
@@ -58,6 +59,7 @@ app.add_typer(envs_app, name="envs")
 datasets_app = typer.Typer(help="List, show and count datasets (the builtin one included).")
 app.add_typer(datasets_app, name="datasets")
 app.add_typer(runs_app, name="runs")
+app.add_typer(ide_app, name="ide")
 app.command("run")(run_cmd)
 app.command("report")(report_cmd)
 app.command("compare")(compare_cmd)

@@ -28,6 +28,18 @@ class TestKind(StrEnum):
 
     SCRIPT = "script"  # appended to the program; runs as one script (GitChameleon 1.0)
     PYTEST = "pytest"  # a pytest module importing the program saved as `module` (GitChameleon 2.0)
+    REPO = "repo"  # a repository's own tests, with the program written over one of its files
+
+
+class Focal(BaseModel):
+    """The function a generated test must call: file, name and the lines its code object may
+    start on (its first decorator on Python 3.8+, its `def` before)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    path: str
+    name: str
+    lines: tuple[int, ...]
 
 
 class TestSpec(BaseModel):
@@ -41,6 +53,15 @@ class TestSpec(BaseModel):
     module: str | None = Field(
         default=None, description="pytest kind: the module name the program is saved under"
     )
+    repo: str | None = Field(default=None, description="repo kind: the snapshot's digest")
+    path: str | None = Field(
+        default=None, description="repo kind: the file the program replaces (None: none)"
+    )
+    select: tuple[str, ...] = Field(
+        default=(), description="repo kind: pytest node ids or paths to run (empty: all)"
+    )
+    focal: Focal | None = Field(default=None, description="repo kind: a test must call this")
+    trace: bool = Field(default=False, description="repo kind: record what each test calls")
 
     @field_validator("module")
     @classmethod
@@ -155,7 +176,7 @@ class EnvSpec(BaseModel):
 def env_spec_for(problem: Problem, as_of: date | None = None) -> EnvSpec:
     """The environment a problem needs; `as_of` comes from the pins' upload dates when known."""
     needs_pytest = any(
-        t is not None and t.kind is TestKind.PYTEST
+        t is not None and t.kind in (TestKind.PYTEST, TestKind.REPO)
         for t in (problem.visible_test, problem.hidden_test)
     )
     pins = tuple(sorted(problem.pins[1:], key=str.lower))

@@ -526,3 +526,12 @@ def _indented(lines: list[str], indent: str) -> list[str]:
 
 def _is_comment(line: str) -> bool:
     return line.lstrip().startswith("#")
+
+
+def code_answer(text: str, name: str | None = None) -> str:
+    """The code of a free-form answer: the fenced block that defines `name` (else the first
+    block), the code part of an unfenced answer, else the whole text dedented."""
+    blocks = _python_blocks(text)
+    if blocks:
+        return _dedent(blocks[_choose(blocks, name)])
+    return _unfenced(text, "") or _dedent(text.strip("\n"))

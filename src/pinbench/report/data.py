@@ -13,7 +13,8 @@ from pydantic import BaseModel, Field
 from pinbench.drift import DriftSummary
 from pinbench.metrics.scores import NOT_SCORED, Chains, at_round, chains_of, score
 from pinbench.runner import RunSummary
-from pinbench.scenarios.versicode import TAG_PREFIX
+from pinbench.scenarios.ide import TAG_PREFIX as IDE
+from pinbench.scenarios.versicode import TAG_PREFIX as VERSICODE
 from pinbench.store.runs import ProblemMeta, RunRow, RunStore, SampleRecord
 
 ERROR_CATEGORIES = (
@@ -29,7 +30,14 @@ ERROR_CATEGORIES = (
     "ResourceLimit",
     "Other",
 )
-TAG_BREAKDOWNS = ("source", "lifespan", "granularity", "transition", "direction")
+# Breakdowns read from `PREFIX NAME:VALUE` tags: VersiCode's, and the IDE scenarios'.
+TAG_BREAKDOWNS = {
+    **{
+        name: VERSICODE for name in ("source", "lifespan", "granularity", "transition", "direction")
+    },
+    "scenario": IDE,
+    "repo": IDE,
+}
 _DETAIL_CHARS = 4000  # per field of the per-problem details: keeps 20k-sample reports small
 
 
@@ -74,8 +82,8 @@ class Report(BaseModel):
     by_change: list[Group]
     by_tag: dict[str, list[Group]] = Field(
         default_factory=dict,
-        description="VersiCode breakdowns from `name:value` tags: source, lifespan, "
-        "granularity, transition, direction",
+        description="breakdowns from tags: VersiCode's source, lifespan, granularity, "
+        "transition, direction; the IDE scenarios' scenario and repo",
     )
     difficulty: dict[str, list[float]] = Field(
         description="per-problem pass rates: 'baseline' and 'feedback'"
@@ -126,9 +134,9 @@ def build_report(store: RunStore, run: RunRow, details: bool = True) -> Report:
         by_year=sorted(groups(lambda m: m.year), key=lambda g: g.name),
         by_change=groups(lambda m: m.change),
         by_tag={
-            name: groups(functools.partial(_tag, name=name))
-            for name in TAG_BREAKDOWNS
-            if any(t.startswith(f"{TAG_PREFIX}{name}:") for m in metas.values() for t in m.tags)
+            name: groups(functools.partial(_tag, prefix=f"{prefix}{name}:"))
+            for name, prefix in TAG_BREAKDOWNS.items()
+            if any(t.startswith(f"{prefix}{name}:") for m in metas.values() for t in m.tags)
         },
         difficulty={
             "baseline": [p.pass_rate for p in problems if p.pass_rate is not None],
@@ -155,8 +163,7 @@ def _group(name: str, ids: set[str], records: list[SampleRecord], last: int, see
     )
 
 
-def _tag(meta: ProblemMeta, name: str) -> str:
-    prefix = f"{TAG_PREFIX}{name}:"
+def _tag(meta: ProblemMeta, prefix: str) -> str:
     return next((t.removeprefix(prefix) for t in meta.tags if t.startswith(prefix)), "none")
 
 

@@ -220,6 +220,10 @@ def _lay_out_files(files, read_only_mount):
         os.chmod(directory, mode)
     for name, text in files.items():
         path = os.path.join(CODEDIR, name)
+        if os.sep in name:  # a repository's tree
+            parent = os.path.dirname(path)
+            if not os.path.isdir(parent):
+                os.makedirs(parent, 0o755)
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
         os.chmod(path, 0o444)
@@ -474,6 +478,143 @@ def _run_pytest(job, record):
         record["status"] = "passed"
 
 
+class _CallTracer(object):
+    """Function-level coverage per test: which functions of the repository each test called
+    (setup, call and teardown), from a profile hook. Also proves a test reached a focal method."""
+
+    def __init__(self, root, skip_prefixes):
+        self.root = root.rstrip(os.sep) + os.sep
+        self.skip = tuple(skip_prefixes)
+        self.ids = {}
+        self.functions = []
+        self.current = None
+
+    def _id(self, code):
+        found = self.ids.get(code)
+        if found is None:
+            found = -1
+            path = code.co_filename
+            if path.startswith(self.root):
+                rel = path[len(self.root) :]
+                if not rel.startswith(self.skip):
+                    found = len(self.functions)
+                    self.functions.append("%s:%d:%s" % (rel, code.co_firstlineno, code.co_name))
+            self.ids[code] = found
+        return found
+
+    def profile(self, frame, event, arg):
+        if event == "call" and self.current is not None:
+            found = self._id(frame.f_code)
+            if found >= 0:
+                self.current.add(found)
+
+
+def _repo_outcome(entry):
+    phases = (entry.get("setup"), entry.get("call"), entry.get("teardown"))
+    if "failed" in phases:
+        return "failed"
+    if entry.get("call") == "passed":
+        return "passed"
+    return "skipped"
+
+
+def _run_repo(job, record):
+    """A repository's own pytest suite (or the tests `select` names), with the program written
+    over one of its files; per-test outcomes and, when asked, the functions each test called."""
+    path = job.get("path")
+    if path:
+        try:
+            compile(job["program"], path, "exec")
+        except SyntaxError:
+            info = sys.exc_info()
+            record.update(status="syntax_error", exc_type=info[0].__name__, message=str(info[1]))
+            record["trace"] = _short_trace(info)
+            return
+    for extra in reversed(job.get("pythonpath", [])):
+        sys.path.insert(0, os.path.join(CODEDIR, extra))
+    import pytest
+
+    collector = _Collector()
+    tracer = _CallTracer(CODEDIR, job.get("untraced", ()))
+    calls = {}
+
+    class _Tracing(object):
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_protocol(self, item, nextitem):
+            tracer.current = calls.setdefault(item.nodeid, set())
+            sys.setprofile(tracer.profile)
+            try:
+                yield
+            finally:
+                sys.setprofile(None)
+                tracer.current = None
+
+    plugins = [collector] + ([_Tracing()] if job.get("trace") else [])
+    selected = [os.path.join(CODEDIR, s) for s in job.get("select", [])] or [CODEDIR]
+    args = ["-q", "-p", "no:cacheprovider", "--rootdir", CODEDIR, "--tb=short"] + selected
+    snapshot = _snapshot()
+    try:
+        exit_code = pytest.main(args, plugins=plugins)
+    except SystemExit as exc:
+        record.update(status="failed", exc_type="SystemExit", message="exited: %r" % (exc.code,))
+        record["tampered"] = _tampered(snapshot)
+        return
+    record["tampered"] = _tampered(snapshot)
+    outcomes = dict((n, _repo_outcome(collector.reports.get(n, {}))) for n in collector.items)
+    details = {"outcomes": outcomes, "collect_errors": collector.collect_errors[:20]}
+    if job.get("trace"):
+        details["functions"] = tracer.functions
+        details["calls"] = dict((n, sorted(ids)) for n, ids in calls.items())
+    record["details"] = details
+    passed = [n for n, o in outcomes.items() if o == "passed"]
+    record["tests"] = {
+        "collected": len(outcomes),
+        "passed": len(passed),
+        "failed": sum(1 for o in outcomes.values() if o == "failed"),
+        "exit_code": int(exit_code),
+    }
+    focal = job.get("focal")
+    failed = [n for n, o in outcomes.items() if o != "passed"]
+    exc_type, exc_message = collector.first_exc or ("Error", "")
+    if collector.collect_errors:
+        record.update(
+            status="failed",
+            exc_type=exc_type,
+            message=exc_message,
+            trace=collector.collect_errors[0],
+        )
+    elif not outcomes:
+        record.update(status="failed", exc_type="NoTests", message="no test was collected")
+    elif failed:
+        rep = collector.reports.get(failed[0], {})
+        record.update(
+            status="failed",
+            exc_type=exc_type if outcomes[failed[0]] == "failed" else "Skipped",
+            message=("%s: %s" % (failed[0], exc_message or rep.get("crash", "")))[:2000],
+            trace=rep.get("trace", ""),
+        )
+    elif focal and not _called(focal, tracer, calls):
+        record.update(
+            status="failed",
+            exc_type="FocalNotCalled",
+            message="no test called %s" % focal["name"],
+        )
+    else:
+        record["status"] = "passed"
+
+
+def _called(focal, tracer, calls):
+    """Whether any test called the focal function: same file, name and first line (the line of
+    its first decorator on Python 3.8+, of the def before)."""
+    lines = set(focal["lines"])
+    for ids in calls.values():
+        for index in ids:
+            rel, line, name = tracer.functions[index].rsplit(":", 2)
+            if rel == focal["path"] and name == focal["name"] and int(line) in lines:
+                return True
+    return False
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -512,7 +653,9 @@ def _reap_until(worker, exit_now):
             exit_now(os.WEXITSTATUS(status))
 
 
-def _emit(fd, nonce, record, write, exit_now, code, streams=(), owner=None, getpid=os.getpid):
+def _emit(
+    fd, nonce, record, write, exit_now, code, streams=(), owner=None, getpid=os.getpid, cap=60000
+):
     if owner is not None and getpid() != owner:
         exit_now(1)  # a forked copy of the program fell through to here: only the runner reports
     for stream in streams + (sys.stdout, sys.stderr):
@@ -522,10 +665,11 @@ def _emit(fd, nonce, record, write, exit_now, code, streams=(), owner=None, getp
             pass
     record["nonce"] = nonce
     data = (json.dumps(record) + "\n").encode("utf-8")
-    if len(data) > 60000:  # stay within one pipe buffer
+    if len(data) > cap:  # stay within one pipe buffer, unless the host reads as we write
         record["trace"] = record.get("trace", "")[-2000:]
         record["tampered"] = record.get("tampered", [])[:20]
-        data = (json.dumps(record)[:60000] + "\n").encode("utf-8")
+        record.pop("details", None)
+        data = (json.dumps(record)[:cap] + "\n").encode("utf-8")
     view = memoryview(data)
     while view:
         n = write(fd, view)
@@ -706,7 +850,9 @@ def run_job(job, in_server):
         _emit(proof_fd, nonce, record, write, exit_now, 3)
     owner = getpid()
     mode = job["mode"]
-    runner = {"script": _run_script, "pytest": _run_pytest, "probe": _probe}[mode]
+    runner = {"script": _run_script, "pytest": _run_pytest, "repo": _run_repo, "probe": _probe}[
+        mode
+    ]
     try:
         runner(job, record)
     except BaseException:
@@ -721,7 +867,8 @@ def run_job(job, in_server):
         )
     record["seconds"] = time.time() - started
     code = int(record["status"] != "passed")
-    _emit(proof_fd, nonce, record, write, exit_now, code, streams, owner, getpid)
+    cap = int(job.get("record_bytes", 60000))
+    _emit(proof_fd, nonce, record, write, exit_now, code, streams, owner, getpid, cap)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
+from pinbench import snapshots
 from pinbench.problems.model import TestKind, TestSpec
 from pinbench.sandbox.cgroups import pids_cgroup, pids_root
 from pinbench.sandbox.infra_failure import missing_resource
@@ -25,6 +26,7 @@ from pinbench.sandbox.warm import ServerBroken, WarmPools, WarmServer
 RUNNER = Path(__file__).with_name("_runner.py")
 _UIDS = UidPool()
 _MAX_PROOF_BYTES = 1 << 20
+_MAX_REPO_PROOF_BYTES = 16 << 20  # per-test outcomes and calls of a whole suite
 _Result = Callable[..., Execution]
 
 # Only these variables reach a sandboxed program; nothing from the host's environment does.
@@ -72,6 +74,8 @@ def execute(
 
 
 def _job(program: str, test: TestSpec) -> dict[str, Any]:
+    if test.kind is TestKind.REPO:
+        return _repo_job(program, test)
     if test.kind is TestKind.PYTEST:
         module = test.module or "solution"
         return {
@@ -84,6 +88,26 @@ def _job(program: str, test: TestSpec) -> dict[str, Any]:
     else:
         job = {"mode": "script", "program": program, "test": test.code, "files": {}}
     return job
+
+
+def _repo_job(program: str, test: TestSpec) -> dict[str, Any]:
+    if test.repo is None:
+        raise ValueError("a repo test names no repository snapshot")
+    files = dict(snapshots.tree(test.repo))
+    if test.path:
+        files[test.path] = program
+    return {
+        "mode": "repo",
+        "program": program,
+        "path": test.path,
+        "files": files,
+        "pythonpath": list(snapshots.load(test.repo).pythonpath),
+        "select": list(test.select),
+        "trace": test.trace or test.focal is not None,
+        "focal": test.focal.model_dump(mode="json") if test.focal else None,
+        "untraced": ["tests/", "test/"],
+        "record_bytes": _MAX_REPO_PROOF_BYTES,
+    }
 
 
 def probe(python: Path, isolation: Isolation) -> tuple[bool, str]:
@@ -155,7 +179,11 @@ def _spawn(
     read_end, write_end = os.pipe()
     job.update(nonce=nonce, proof_fd=write_end, isolation=isolation.job_flags(uid))
     proof = bytearray()
-    reader = threading.Thread(target=_drain, args=(read_end, proof), daemon=True)
+    cap = int(job.get("record_bytes", _MAX_PROOF_BYTES))
+    reader = threading.Thread(target=_drain, args=(read_end, proof, cap), daemon=True)
+    early = cap > _MAX_PROOF_BYTES  # a record larger than the pipe: read while it is written
+    if early:
+        reader.start()
     # Records fit the pipe's buffer, so the proof is read once the run is over.
     with _capture_file("stdout") as out, _capture_file("stderr") as err:
         started = time.monotonic()
@@ -166,8 +194,11 @@ def _spawn(
                 fds = (out.fileno(), err.fileno(), write_end)
                 returncode, timed_out = server.run(job, fds, limits.wall_seconds)
         except (OSError, ServerBroken) as exc:
-            os.close(read_end)
             os.close(write_end)
+            if early:
+                reader.join(timeout=5)  # it owns the read end
+            else:
+                os.close(read_end)
             if isinstance(exc, ServerBroken):
                 raise
             return Execution(
@@ -177,7 +208,8 @@ def _spawn(
                 limits=limits,
             )
         os.close(write_end)
-        reader.start()
+        if not early:
+            reader.start()
         reader.join(timeout=5)
         seconds = time.monotonic() - started
         stdout, out_full = _read_capped(out, limits)
@@ -251,16 +283,16 @@ def _kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
 
 
-def _drain(fd: int, sink: bytearray) -> None:
-    """Read the proof pipe to EOF, keeping at most _MAX_PROOF_BYTES.
+def _drain(fd: int, sink: bytearray, cap: int) -> None:
+    """Read the proof pipe to EOF, keeping at most `cap` bytes.
 
     Runs after the execution ended, in a thread joined with a timeout, so a leftover process
     still holding the write end (possible only without a pid namespace) cannot hang the host.
     A program that floods the pipe blocks the runner's own record and ends as a timeout."""
     with os.fdopen(fd, "rb", buffering=0) as pipe:
         while chunk := pipe.read(65536):
-            if len(sink) < _MAX_PROOF_BYTES:
-                sink.extend(chunk[: _MAX_PROOF_BYTES - len(sink)])
+            if len(sink) < cap:
+                sink.extend(chunk[: cap - len(sink)])
 
 
 def _read_capped(fh: IO[bytes], limits: Limits) -> tuple[str, bool]:
@@ -336,6 +368,7 @@ def _from_record(record: dict[str, Any], returncode: int, result: _Result) -> Ex
         "message": message,
         "trace": str(record.get("trace", "")),
         "tests": {k: v for k, v in _tests_of(record).items()},
+        "details": record.get("details") if isinstance(record.get("details"), dict) else {},
     }
     if status == "passed":
         if returncode != 0:

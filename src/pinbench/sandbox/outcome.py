@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -51,6 +52,9 @@ class Execution(BaseModel):
     exit_code: int | None = None
     seconds: float = 0.0
     tests: dict[str, int] = Field(default_factory=dict)
+    details: dict[str, Any] = Field(
+        default_factory=dict, description="repo kind: per-test outcomes and calls"
+    )
     isolation: str = ""
     path: str = Field(default="cold", description="cold (fresh interpreter) or warm (forked)")
     cached: bool = Field(default=False, description="served from the outcome cache")

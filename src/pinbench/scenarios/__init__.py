@@ -6,8 +6,12 @@ from __future__ import annotations
 from typing import Protocol
 
 from pinbench.models.base import Request, Sampling
-from pinbench.problems.model import Problem
+from pinbench.problems.model import EnvSpec, Problem, env_spec_for
 from pinbench.prompts.templates import Feedback
+
+# Joins the answers of a multi-step task (workspace: ranking, then answer) into the one text
+# that `program` and `string_scores` read; single-step tasks never see it.
+STEP_BREAK = "\n\n<<<pinbench: next step>>>\n\n"
 
 
 class Scenario(Protocol):
@@ -38,3 +42,29 @@ class Scenario(Protocol):
     def executable(self, problem: Problem) -> bool:
         """Whether the problem carries a test to execute the program against."""
         ...
+
+    def env_spec(self, problem: Problem) -> EnvSpec:
+        """The environment the problem's program runs in."""
+        ...
+
+    def follow_up(self, problem: Problem, request: Request, text: str) -> Request | None:
+        """The next step's request of a multi-step task, given this step's answer; None: done."""
+        ...
+
+    def verdict(self, problem: Problem, scores: dict[str, float]) -> bool | None:
+        """For a problem scored without execution: passed or not from its scores (None: no
+        verdict, only the scores)."""
+        ...
+
+
+class BaseScenario:
+    """Defaults for single-step scenarios whose problems pin `library==version`."""
+
+    def env_spec(self, problem: Problem) -> EnvSpec:
+        return env_spec_for(problem)
+
+    def follow_up(self, problem: Problem, request: Request, text: str) -> Request | None:
+        return None
+
+    def verdict(self, problem: Problem, scores: dict[str, float]) -> bool | None:
+        return None

@@ -9,10 +9,11 @@ from pinbench.models.base import Request, Sampling
 from pinbench.problems.model import Problem
 from pinbench.prompts.extract import extract_program
 from pinbench.prompts.templates import Feedback, Style, build_request
+from pinbench.scenarios import BaseScenario
 
 
 @dataclass(frozen=True)
-class GenerationScenario:
+class GenerationScenario(BaseScenario):
     style: Style = Style.INSTRUCT
     docs: bool = False
     cot: bool = False

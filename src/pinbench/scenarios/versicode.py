@@ -14,6 +14,7 @@ from pinbench.metrics import versicode as metrics
 from pinbench.models.base import Message, Request, Sampling
 from pinbench.problems.model import Problem, TestKind, TestSpec
 from pinbench.prompts.templates import Feedback
+from pinbench.scenarios import BaseScenario
 from pinbench.versicode.model import CompletionTask, EditTask, Granularity, MetaInstance
 
 Task = CompletionTask | EditTask
@@ -37,7 +38,7 @@ _WHAT = {"token": "identifier", "line": "line of code", "block": "block of code"
 
 
 @dataclass
-class VersiCodeScenario:
+class VersiCodeScenario(BaseScenario):
     """Serves a list of tasks; `problems()` are what the runner schedules and executes."""
 
     tasks: list[Task]
