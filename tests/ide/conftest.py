@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from pinbench import snapshots
 from pinbench.envs.builder import Environment
 from pinbench.executions import ExecutionService
 from pinbench.ide.build import RepoBuild, build_repo
 from pinbench.ide.cases import Case, Kind
 from pinbench.ide.collect import Context, Quotas, collect
-from pinbench import snapshots
 
 SHAPES = '''\
 """Plane shapes."""
