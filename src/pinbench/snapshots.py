@@ -68,7 +68,7 @@ def take(source: Path) -> Snapshot:
     if not source.is_dir():
         raise SnapshotError(f"{source}: no such repository directory or archive")
     files, skipped = _collect(source)
-    digest = _digest(files)
+    digest = _digest(files, skipped)
     final = snapshots_dir() / digest
     if not (final / MANIFEST).exists():
         scratch = snapshots_dir() / f".tmp-{digest}-{os.getpid()}"
@@ -196,10 +196,13 @@ def _is_text(data: bytes) -> bool:
     return True
 
 
-def _digest(files: dict[str, bytes]) -> str:
+def _digest(files: dict[str, bytes], skipped: list[str]) -> str:
+    """Over every kept file, and the names of those left out (tests may miss them)."""
     digest = hashlib.sha256()
     for rel in sorted(files):
         digest.update(rel.encode() + b"\0" + hashlib.sha256(files[rel]).digest())
+    for rel in sorted(skipped):
+        digest.update(b"skipped\0" + rel.encode())
     return digest.hexdigest()[:20]
 
 

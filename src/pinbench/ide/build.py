@@ -191,10 +191,10 @@ def declared_requirements(
         found += reqs
         python = python or py_python
         sources.append("setup.py")
+    read: list[str] = []  # requirement files, in the order read (includes followed)
     for name in _REQUIREMENT_FILES:
-        if name in files:
-            found += _from_requirements(snap, name, set())
-            sources.append(name)
+        found += _from_requirements(snap, name, read)
+    sources += read
     valid = []
     for text in dict.fromkeys(found):
         try:
@@ -270,10 +270,10 @@ def _from_setup_py(text: str, notes: list[str]) -> tuple[list[str], SpecifierSet
     return reqs, python
 
 
-def _from_requirements(snap: Snapshot, name: str, seen: set[str]) -> list[str]:
+def _from_requirements(snap: Snapshot, name: str, seen: list[str]) -> list[str]:
     if name in seen or name not in snap.files:
         return []
-    seen.add(name)
+    seen.append(name)
     reqs: list[str] = []
     for raw in snap.read(name).splitlines():
         line = raw.split(" #", 1)[0].strip()
@@ -350,7 +350,8 @@ def resolve_pins(requirements: list[str], python_version: str) -> list[str]:
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise RepoRejected(f"dependencies could not be resolved: {exc}") from exc
     if done.returncode != 0:
-        raise RepoRejected(f"dependencies cannot be resolved: {done.stderr.strip()[-800:]}")
+        reason = " ".join(done.stderr.split())[-800:]
+        raise RepoRejected(f"dependencies cannot be resolved: {reason}")
     return [line.strip() for line in done.stdout.splitlines() if "==" in line]
 
 

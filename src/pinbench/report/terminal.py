@@ -43,7 +43,12 @@ def print_summary(console: Console, summary: RunSummary, report: Report | None =
             for name, ks in scores.strings.items()
             for k in ks
         ]
-        console.print(f"string metrics ({variant} definitions): " + ", ".join(cells))
+        label = (
+            "scenario metrics"
+            if config.task == "ide"
+            else f"string metrics ({variant} definitions)"
+        )
+        console.print(f"{label}: " + ", ".join(cells))
     agreement = scores.agreement
     disagreement = agreement.rate if agreement is not None else None
     if agreement is not None and disagreement is not None:

@@ -1,0 +1,77 @@
+"""Time `pinbench ide collect` on a real repository: the first collection (snapshot,
+dependency resolution, environment, sandboxed traced baseline, linters, trivial-test checks)
+and a warm one (everything remembered: environment, baseline, outcome cache; linters re-run).
+
+    uv run python bench/ide_collect.py --repo click==8.1.7
+
+The repository is the sdist of a PyPI project (it ships its tests).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from pinbench import snapshots
+from pinbench.executions import ExecutionService
+from pinbench.ide.cases import Kind
+from pinbench.ide.collect import collect_repositories
+
+
+def fetch(requirement: str, into: Path) -> Path:
+    """The project's sdist from PyPI, unpacked."""
+    name, version = requirement.split("==")
+    meta = httpx.get(f"https://pypi.org/pypi/{name}/{version}/json", timeout=60).json()
+    url = next(u["url"] for u in meta["urls"] if u["packagetype"] == "sdist")
+    archive = into / url.rsplit("/", 1)[-1]
+    archive.write_bytes(httpx.get(url, timeout=120, follow_redirects=True).content)
+    with tarfile.open(archive) as tar:
+        tar.extractall(into, filter="data")
+    return next(p for p in into.iterdir() if p.is_dir())
+
+
+def lines_of_python(root: Path) -> int:
+    return sum(len(p.read_text(errors="replace").splitlines()) for p in root.rglob("*.py"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repo", default="click==8.1.7")
+    parser.add_argument("--warm-runs", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = fetch(args.repo, Path(tmp))
+        print(f"{args.repo}: {lines_of_python(root)} lines of Python")
+        memo = snapshots.snapshots_dir() / f"{snapshots.take(root).digest}.build.json"
+        memo.unlink(missing_ok=True)  # re-run the baseline: the first collection
+        service = ExecutionService(jobs=2)
+        try:
+            started = time.monotonic()
+            [first] = collect_repositories([root], list(Kind), service)
+            first_s = time.monotonic() - started
+            warm = []
+            for _ in range(args.warm_runs):
+                started = time.monotonic()
+                collect_repositories([root], list(Kind), service)
+                warm.append(time.monotonic() - started)
+        finally:
+            service.close()
+    assert first.build is not None, first.rejected
+    kinds: dict[str, int] = {}
+    for case in first.cases:
+        kinds[case.scenario.value] = kinds.get(case.scenario.value, 0) + 1
+    base = first.build.baseline
+    print(f"baseline: {len(base.passing)}/{len(base.outcomes)} tests pass, {base.seconds:.1f} s")
+    print(f"cases: {kinds}")
+    print(f"first collection (env reused if built): {first_s:.1f} s")
+    print(f"warm collection: median {statistics.median(warm):.1f} s over {len(warm)} runs")
+
+
+if __name__ == "__main__":
+    main()

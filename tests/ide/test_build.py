@@ -1,0 +1,188 @@
+"""The repository build agent: snapshots, declared dependencies, resolution, rejections."""
+
+from __future__ import annotations
+
+import tarfile
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pinbench import snapshots
+from pinbench.executions import ExecutionService
+from pinbench.ide import build as build_mod
+from pinbench.ide.build import RepoRejected, build_repo, declared_requirements
+from tests.ide.conftest import write_repo
+
+
+def _repo(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(textwrap.dedent(text))
+    return root
+
+
+# ------------------------------------------------------------------ snapshots
+
+
+def test_snapshot_keeps_text_files_and_skips_vcs_venvs_caches_and_binaries(tmp_path: Path) -> None:
+    root = write_repo(tmp_path / "r")
+    (root / ".git").mkdir()
+    (root / ".git" / "HEAD").write_text("ref")
+    (root / "venv" / "lib").mkdir(parents=True)
+    (root / "venv" / "pyvenv.cfg").write_text("home = /usr")
+    (root / "myenv").mkdir()
+    (root / "myenv" / "pyvenv.cfg").write_text("home = /usr")
+    (root / "pkg" / "__pycache__").mkdir()
+    (root / "pkg" / "__pycache__" / "x.pyc").write_bytes(b"\0\1")
+    (root / "logo.png").write_bytes(b"\x89PNG\0\0")
+    snap = snapshots.take(root)
+    assert "pkg/shapes.py" in snap.files and "tests/test_shapes.py" in snap.files
+    assert not [f for f in snap.files if f.startswith((".git/", "venv/", "myenv/"))]
+    assert not [f for f in snap.files if "__pycache__" in f]
+    assert snap.skipped == ("logo.png",)
+    assert snap.pythonpath == ("",)
+
+
+def test_snapshot_digest_names_the_content(tmp_path: Path) -> None:
+    a = snapshots.take(write_repo(tmp_path / "a"))
+    b = snapshots.take(write_repo(tmp_path / "b"))
+    assert a.digest == b.digest  # same content, other place
+    (tmp_path / "b" / "pkg" / "shapes.py").write_text("x = 1\n")
+    assert snapshots.take(tmp_path / "b").digest != a.digest
+
+
+def test_snapshot_of_a_src_layout_puts_src_on_the_path(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "s", {"src/lib/__init__.py": "", "tests/test_x.py": "x = 1\n"})
+    assert snapshots.take(root).pythonpath == ("src", "")
+
+
+def test_snapshot_round_trips_through_an_archive_and_checks_its_digest(tmp_path: Path) -> None:
+    snap = snapshots.take(write_repo(tmp_path / "r"))
+    archive = tmp_path / "r.tar.gz"
+    snapshots.export(snap.digest, archive)
+    assert snapshots.import_archive(archive, snap.digest).digest == snap.digest
+    assert snapshots.take(archive).digest == snap.digest  # an archive is a repository too
+    with pytest.raises(snapshots.SnapshotError, match="expected"):
+        snapshots.import_archive(archive, "0" * 20)
+
+
+def test_snapshot_errors_name_the_problem(tmp_path: Path) -> None:
+    with pytest.raises(snapshots.SnapshotError, match="no such repository"):
+        snapshots.take(tmp_path / "missing")
+    bad = tmp_path / "bad.tar.gz"
+    bad.write_bytes(b"not an archive")
+    with pytest.raises(snapshots.SnapshotError, match="cannot unpack"):
+        snapshots.take(bad)
+    with pytest.raises(snapshots.SnapshotError, match="not in"):
+        snapshots.load("f" * 20)
+    with tarfile.open(tmp_path / "evil.tar.gz", "w:gz") as tar:
+        (tmp_path / "x").write_text("x")
+        tar.add(tmp_path / "x", arcname="../../escape.py")
+    with pytest.raises(snapshots.SnapshotError):
+        snapshots.take(tmp_path / "evil.tar.gz")
+
+
+# ------------------------------------------------------------------ declared dependencies
+
+
+def test_requirements_from_pyproject_with_test_extras_and_groups(tmp_path: Path) -> None:
+    root = _repo(
+        tmp_path / "p",
+        {
+            "pyproject.toml": """\
+                [project]
+                name = "demo"
+                requires-python = ">=3.9"
+                dependencies = ["attrs>=22", "demo[extra]"]
+                [project.optional-dependencies]
+                test = ["hypothesis==6.0"]
+                docs = ["sphinx"]
+                [dependency-groups]
+                dev = ["pytest-mock", {include-group = "test"}]
+                """,
+        },
+    )
+    reqs, sources, python, _ = declared_requirements(snapshots.take(root))
+    assert reqs == ["attrs>=22", "demo[extra]", "hypothesis==6.0", "pytest-mock"]
+    assert sources == ["pyproject.toml"] and str(python) == ">=3.9"
+
+
+def test_requirements_from_setup_cfg_setup_py_literals_and_requirement_files(
+    tmp_path: Path,
+) -> None:
+    root = _repo(
+        tmp_path / "c",
+        {
+            "setup.cfg": """\
+                [options]
+                python_requires = >=3.8
+                install_requires =
+                    six==1.16.0
+                    # a comment
+                [options.extras_require]
+                testing = mock
+                """,
+            "setup.py": """\
+                from setuptools import setup
+                deps = compute()
+                setup(install_requires=["idna"], extras_require=deps)
+                """,
+            "requirements.txt": "-r requirements/base.txt\nrequests==2.31.0  # pinned\n-e .\n",
+            "requirements/base.txt": "urllib3<3\ngit+https://example.org/x.git\n",
+        },
+    )
+    reqs, sources, python, notes = declared_requirements(snapshots.take(root))
+    assert reqs == ["six==1.16.0", "mock", "idna", "urllib3<3", "requests==2.31.0"]
+    assert sources == ["setup.cfg", "setup.py", "requirements.txt", "requirements/base.txt"]
+    assert str(python) == ">=3.8"
+    assert any("setup.py computes extras_require" in n for n in notes)
+    assert any("git+https" in n for n in notes)
+
+
+@pytest.mark.integration
+def test_resolution_records_exact_pins() -> None:
+    pins = build_mod.resolve_pins(["six>=1.15,<1.17"], "3.11")
+    assert pins == ["six==1.16.0"]
+
+
+# ------------------------------------------------------------------ rejections
+
+
+@pytest.mark.integration
+def test_unresolvable_dependencies_reject_the_repository_with_the_reason(tmp_path: Path) -> None:
+    root = write_repo(tmp_path / "r")
+    (root / "requirements.txt").write_text("pinbench-no-such-package-xyz==1.0\n")
+    service = ExecutionService(jobs=1)
+    try:
+        with pytest.raises(RepoRejected, match="cannot be resolved.*pinbench-no-such-package"):
+            build_repo(root, service)
+    finally:
+        service.close()
+
+
+@pytest.mark.integration
+def test_a_suite_over_the_limit_is_rejected(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = write_repo(tmp_path / "r")
+    (root / "tests" / "test_slow.py").write_text(
+        "import time\n\ndef test_slow():\n    time.sleep(60)\n"
+    )
+    monkeypatch.setattr(build_mod, "SUITE_LIMIT_SECONDS", 3.0)
+    service = ExecutionService(jobs=1)
+    try:
+        with pytest.raises(RepoRejected, match="tests take over"):
+            build_repo(root, service)
+    finally:
+        service.close()
+
+
+def test_no_interpreter_for_requires_python_is_a_rejection(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "r", {"pyproject.toml": '[project]\nname="x"\nrequires-python=">=9"\n'})
+    service = ExecutionService(jobs=1, warm=False)
+    try:
+        with pytest.raises(RepoRejected, match="requires-python >=9"):
+            build_repo(root, service)
+    finally:
+        service.close()

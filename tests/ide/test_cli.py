@@ -1,0 +1,119 @@
+"""`pinbench ide collect` and `pinbench run --task ide` end to end: a moved dataset, a
+malformed row, rejected repositories, the builtin repositories, the reports, a real model."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pinbench.cli import app
+from pinbench.ide.collect import builtin_repositories
+from tests.ide.conftest import write_repo
+
+pytestmark = pytest.mark.integration
+
+
+def _invoke(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+@pytest.fixture(scope="module")
+def collected(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("cli")
+    repo = write_repo(root / "shapes")
+    out = root / "cases.jsonl"
+    code, output = _invoke("ide", "collect", str(repo), "-o", str(out))
+    assert code == 0, output
+    return out
+
+
+def test_collect_writes_cases_of_every_scenario_and_the_snapshot(collected: Path) -> None:
+    rows = [json.loads(line) for line in collected.read_text().splitlines()]
+    assert {r["scenario"] for r in rows} == {"doc", "fix", "generate", "test", "workspace"}
+    assert {r["repo"] for r in rows} == {"shapes"}
+    [digest] = {r["snapshot"] for r in rows}
+    assert (collected.parent / "cases.repos" / f"{digest}.tar.gz").is_file()
+
+
+def test_a_moved_dataset_runs_on_a_fresh_home_and_a_bad_row_is_named(
+    collected: Path, tmp_path: Path
+) -> None:
+    moved = tmp_path / "moved.jsonl"
+    shutil.copy(collected, moved)
+    shutil.copytree(collected.parent / "cases.repos", tmp_path / "moved.repos")
+    with moved.open("a") as fh:
+        fh.write('{"scenario": "doc", "id": "broken"}\n')
+    env = {**os.environ, "PINBENCH_HOME": str(tmp_path / "home")}
+    args = ["run", "--task", "ide", "-d", str(moved), "-m", "reference", "--split", "doc"]
+    done = subprocess.run(
+        [sys.executable, "-m", "pinbench", *args, "--results", str(tmp_path / "res")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = len(collected.read_text().splitlines())
+    assert f"moved.jsonl:{lines + 1}:" in done.stderr
+    assert "doc.format@1 100.0%" in " ".join(done.stdout.split())
+
+
+def test_unknown_split_and_missing_repositories_are_one_clear_error(
+    collected: Path, tmp_path: Path
+) -> None:
+    code, output = _invoke("run", "--task", "ide", "-d", str(collected), "--split", "nope")
+    assert code == 2 and "--split for IDE cases" in output
+    code, output = _invoke("ide", "collect", str(tmp_path / "missing"))
+    assert code == 2 and "no such repository" in output
+    bad = write_repo(tmp_path / "bad")
+    (bad / "requirements.txt").write_text("pinbench-no-such-package-xyz==1.0\n")
+    code, output = _invoke("ide", "collect", str(bad), "-o", str(tmp_path / "x.jsonl"))
+    assert code == 1
+    assert "rejected" in output and "pinbench-no-such-package-xyz" in output
+    assert "no case collected" in output
+
+
+def test_builtin_repositories_give_cases_the_reference_answers_pass(tmp_path: Path) -> None:
+    names = [p.name for p in builtin_repositories()]
+    assert names == ["ledger", "textkit", "unitconv"]
+    results = str(tmp_path / "res")
+    code, output = _invoke(
+        "run", "--task", "ide", "-d", "builtin", "-m", "reference", "--split", "generate",
+        "--results", results,
+    )  # fmt: skip
+    assert code == 0, output
+    report = tmp_path / "report.json"
+    code, output = _invoke("report", "latest", "--results", results, "--json", str(report))
+    assert code == 0, output
+    document = json.loads(report.read_text())
+    statuses = document["summary"]["scores"]["statuses"]
+    assert set(statuses) == {"passed"}, statuses  # every reference body passes its tests
+    repos = {g["name"] for g in document["by_tag"]["repo"]}
+    assert repos == {"ledger", "textkit", "unitconv"}
+    assert "generate.syntax" in document["summary"]["scores"]["strings"]
+
+
+def test_the_embedded_model_answers_ide_cases(collected: Path, tmp_path: Path) -> None:
+    rows = [json.loads(line) for line in collected.read_text().splitlines()]
+    chosen = [next(r["id"] for r in rows if r["scenario"] == k) for k in ("doc", "workspace")]
+    results = str(tmp_path / "res")
+    only = [arg for case in chosen for arg in ("--only", case)]
+    code, output = _invoke(
+        "run", "--task", "ide", "-d", str(collected), "-m", "embedded:smollm2",
+        "--max-tokens", "48", *only, "--results", results, "--json", str(tmp_path / "s.json"),
+    )  # fmt: skip
+    assert code == 0, output
+    document = json.loads((tmp_path / "s.json").read_text())
+    samples = {s["problem_id"]: s for s in document["samples"]}
+    assert set(samples) == set(chosen)
+    assert all(s["outcome"] in ("passed", "failed") for s in samples.values())
+    workspace = samples[chosen[1]]
+    assert set(workspace["metrics"]) == {"workspace.mrr", "workspace.keywords"}
