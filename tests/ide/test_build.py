@@ -155,7 +155,7 @@ def test_unresolvable_dependencies_reject_the_repository_with_the_reason(tmp_pat
     (root / "requirements.txt").write_text("pinbench-no-such-package-xyz==1.0\n")
     service = ExecutionService(jobs=1)
     try:
-        with pytest.raises(RepoRejected, match="cannot be resolved.*pinbench-no-such-package"):
+        with pytest.raises(RepoRejected, match=r"cannot be resolved.*pinbench-no-such-package"):
             build_repo(root, service)
     finally:
         service.close()
