@@ -20,7 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pinbench.cli import app
-from pinbench.executions import ExecutionService
+from pinbench.executors import LocalExecutor
 from pinbench.models.openai import OpenAICompatible
 from pinbench.problems.loaders import load_dataset
 from pinbench.problems.model import Problem
@@ -234,13 +234,13 @@ def test_faulty_server_run_finishes_and_accounts_for_every_sample(tmp_path: Path
                 backoff_base=0.01,
                 backoff_max=0.05,
             )
-            service = ExecutionService(jobs=2)
+            executor = LocalExecutor(jobs=2)
             store = RunStore(tmp_path / "pinbench.sqlite")
             try:
-                return await Runner(config, problems, model, store, service).run()
+                return await Runner(config, problems, model, store, executor).run()
             finally:
                 await model.aclose()
-                service.close()
+                executor.close()
                 store.close()
 
         summary = asyncio.run(go())

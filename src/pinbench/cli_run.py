@@ -6,6 +6,7 @@ import asyncio
 import csv
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -27,7 +28,7 @@ from pinbench.cli_common import (
     split_or_exit,
 )
 from pinbench.cli_report import load_report
-from pinbench.executions import ExecutionService
+from pinbench.executors import Executor, LocalExecutor
 from pinbench.metrics.versicode import Variant
 from pinbench.models.base import Model, ModelError
 from pinbench.models.registry import ModelOptions, open_model
@@ -121,6 +122,34 @@ def run_cmd(
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Concurrent executions.")] = (
         os.cpu_count() or 2
     ),
+    executor: Annotated[
+        str,
+        typer.Option(
+            "--executor",
+            help="Where environments build and programs run: local (this machine) or ray (the "
+            "nodes of a Ray cluster, each as many at once as it has CPUs; docs/ray.md). "
+            "Results, run id and resume are the same.",
+        ),
+    ] = "local",
+    ray_address: Annotated[
+        str,
+        typer.Option(
+            "--ray-address",
+            help="With --executor ray: `auto` (the cluster this machine joined with `ray "
+            "start`) or the head's HOST:PORT.",
+        ),
+    ] = "auto",
+    generate_on_cluster: Annotated[
+        bool,
+        typer.Option(
+            "--generate-on-cluster",
+            help="With --executor ray: serve a local model (embedded, hf, vllm) from Ray "
+            "actors instead of this machine.",
+        ),
+    ] = False,
+    model_replicas: Annotated[
+        int, typer.Option("--model-replicas", help="With --generate-on-cluster: model servers.")
+    ] = 1,
     timeout: Annotated[
         float, typer.Option("--timeout", help="Cap on one execution's deadline (seconds).")
     ] = 60.0,
@@ -157,6 +186,7 @@ def run_cmd(
     if preset is not None and preset not in PRESETS:
         err.print(f"[red]error:[/] unknown preset {preset!r} (presets: {', '.join(PRESETS)})")
         raise typer.Exit(2)
+    placement = _placement(executor, ray_address, generate_on_cluster, model_replicas)
     path = Path(dataset)
     scenario: Scenario | None = None
     if task == "generation":
@@ -204,7 +234,7 @@ def run_cmd(
         timeout=600.0 if model.startswith("embedded") else 120.0,
         parallel=parallel,
     )
-    summary = _run(config, problems, options, jobs, results, scenario)
+    summary = _run(config, problems, options, jobs, results, scenario, placement)
     store = open_store(results)
     try:
         report = load_report(store, summary.run_id, details=False)
@@ -267,6 +297,62 @@ def _ks(text: str) -> tuple[int, ...]:
         raise typer.Exit(2) from None
 
 
+@dataclass(frozen=True)
+class Placement:
+    """Where a run's work happens; never part of the run's identity (same results anywhere)."""
+
+    executor: str = "local"
+    address: str = "auto"
+    generate_on_cluster: bool = False
+    replicas: int = 1
+
+
+def _placement(executor: str, address: str, generate: bool, replicas: int) -> Placement:
+    if executor not in ("local", "ray"):
+        err.print(f"[red]error:[/] unknown executor {executor!r} (local, ray)")
+        raise typer.Exit(2)
+    if generate and executor != "ray":
+        err.print("[red]error:[/] --generate-on-cluster needs --executor ray")
+        raise typer.Exit(2)
+    return Placement(executor, address, generate, max(1, replicas))
+
+
+def _open_executor(placement: Placement, jobs: int) -> Executor:
+    """The executor, or one clear error (an unreachable cluster is not a traceback)."""
+    if placement.executor == "local":
+        return LocalExecutor(jobs)
+    from pinbench.distributed.cluster import ClusterError
+    from pinbench.distributed.executor import RayExecutor
+
+    try:
+        ray_executor = RayExecutor(placement.address)
+    except ClusterError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+    err.print(f"ray: {len(ray_executor.nodes)} nodes ({', '.join(ray_executor.nodes)})")
+    return ray_executor
+
+
+def _open_model(
+    config: RunConfig,
+    problems: list[Problem],
+    options: ModelOptions,
+    answers: dict[str, str],
+    placement: Placement,
+) -> Model:
+    if not placement.generate_on_cluster:
+        return open_model(config.model, problems, options, answers)
+    from pinbench.distributed.cluster import ClusterError
+    from pinbench.distributed.generation import ClusterModel
+
+    try:
+        return ClusterModel(
+            config.model, options, address=placement.address, replicas=placement.replicas
+        )
+    except ClusterError as exc:
+        raise ModelError(str(exc)) from None
+
+
 def _run(
     config: RunConfig,
     problems: list[Problem],
@@ -274,18 +360,25 @@ def _run(
     jobs: int,
     results: Path | None,
     scenario: Scenario | None = None,
+    placement: Placement = Placement(),
 ) -> RunSummary:
     store = open_store(results)
     err.print(f"run [bold]{config.run_id}[/] · {len(problems)} problems · model {config.model}")
     try:
+        executor = _open_executor(placement, jobs) if config.execute else None
+    except typer.Exit:
+        store.close()
+        raise
+    try:
         chosen = scenario or GenerationScenario()
         answers = {p.id: chosen.reference_answer(p) for p in problems}
-        backend = open_model(config.model, problems, options, answers)
+        backend = _open_model(config, problems, options, answers, placement)
     except ModelError as exc:
+        if executor is not None:
+            executor.close()
         store.close()
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
-    service = ExecutionService(jobs=jobs) if config.execute else None
     chains = len(problems) * config.n * config.seeds
     try:
         with progress_bar() as progress:
@@ -296,13 +389,13 @@ def _run(
                     progress.advance(task)
 
             runner = Runner(
-                config, problems, backend, store, service, jobs=jobs, on_event=on_event,
+                config, problems, backend, store, executor, jobs=jobs, on_event=on_event,
                 scenario=scenario,
             )  # fmt: skip
             return asyncio.run(_run_and_close(runner, backend))
     finally:
-        if service is not None:
-            service.close()
+        if executor is not None:
+            executor.close()
         store.close()
 
 

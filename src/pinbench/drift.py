@@ -8,7 +8,6 @@ removed). Executions go through the same sandbox and outcome cache as a run."""
 
 from __future__ import annotations
 
-import threading
 from collections import defaultdict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -16,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from packaging.version import InvalidVersion, Version
 from pydantic import BaseModel, Field
 
-from pinbench.envs.builder import Environment, ensure
+from pinbench.envs.builder import Environments
 from pinbench.executions import ExecutionService
 from pinbench.metrics.scores import at_round, chains_of
 from pinbench.problems.model import EnvSpec, Problem, env_spec_for
@@ -96,7 +95,7 @@ def drift(
         and record.status in FAILURES
         and record.problem_id in by_id
     ]
-    envs = _Environments()
+    envs = Environments()
     results: list[tuple[SampleRecord, list[str], int]] = []
 
     def check(record: SampleRecord) -> tuple[SampleRecord, list[str], int]:
@@ -186,23 +185,3 @@ def _key(version: str) -> Version:
         return Version(version)
     except InvalidVersion:
         return Version("0")
-
-
-class _Environments:
-    """Each environment built once, even when many checks need it at the same time."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._locks: dict[EnvSpec, threading.Lock] = {}
-        self._built: dict[EnvSpec, Environment | Exception] = {}
-
-    def get(self, spec: EnvSpec) -> Environment | Exception:
-        with self._lock:
-            lock = self._locks.setdefault(spec, threading.Lock())
-        with lock:
-            if spec not in self._built:
-                try:
-                    self._built[spec] = ensure(spec)
-                except Exception as exc:  # recorded as an infrastructure outcome of the check
-                    self._built[spec] = exc
-            return self._built[spec]

@@ -38,7 +38,7 @@ class ExecutionService:
         if self.cache is not None:
             hit = self.cache.get(key)
             if hit is not None:
-                return hit.model_copy(update={"cached": True})
+                return hit
         result = execute(
             env.python, program, test, limits, self.isolation, warm=self.pools, preload=preload
         )

@@ -9,12 +9,10 @@ what was recorded is reused, never asked or executed again."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import os
 import platform
-import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -23,8 +21,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 import pinbench
-from pinbench.envs.builder import EnvError, Environment, ensure
-from pinbench.executions import ExecutionService
+from pinbench.envs.builder import EnvError
+from pinbench.executors import EnvHandle, Executor
 from pinbench.metrics.scores import INFRASTRUCTURE, MODEL_ERROR, Scores, score
 from pinbench.models.base import Generation, Model, Request, Sampling
 from pinbench.problems.model import EnvSpec, Problem, TestSpec, env_spec_for
@@ -35,7 +33,7 @@ from pinbench.sandbox.timeouts import Calibration
 from pinbench.scenarios import Scenario
 from pinbench.scenarios.generation import GenerationScenario
 from pinbench.store.runs import ProblemMeta, RunStore, SampleRecord
-from pinbench.validate import preload_for
+from pinbench.validate import preload
 
 _FEEDBACK_CHARS = 4000
 
@@ -114,7 +112,7 @@ class Runner:
         problems: list[Problem],
         model: Model,
         store: RunStore,
-        service: ExecutionService | None,
+        executor: Executor | None,
         *,
         jobs: int = 2,
         on_event: Event | None = None,
@@ -127,11 +125,11 @@ class Runner:
         self.problems = problems
         self.model = model
         self.store = store
-        self.service = service
+        self.executor = executor
         self.jobs = max(1, jobs)
         self.notify = on_event or (lambda _kind, _record: None)
         self.run_id = config.run_id
-        self._envs: dict[EnvSpec, asyncio.Future[Environment | Exception]] = {}
+        self._envs: dict[EnvSpec, asyncio.Future[EnvHandle | Exception]] = {}
         self._deadlines: dict[str, asyncio.Future[float]] = {}
         self._requests = {"asked": 0, "cached": 0, "errors": 0}
         self._cap = Limits(wall_seconds=config.timeout_cap, cpu_seconds=int(config.timeout_cap))
@@ -150,12 +148,7 @@ class Runner:
             (r.problem_id, r.seed, r.sample, r.round): r for r in self.store.samples(self.run_id)
         }
         status = "interrupted"
-        with (
-            ThreadPoolExecutor(
-                self.jobs, thread_name_prefix="build", initializer=_background_priority
-            ) as self._builders,
-            ThreadPoolExecutor(self.jobs, thread_name_prefix="exec") as self._runners,
-        ):
+        with ThreadPoolExecutor(self.jobs, thread_name_prefix="exec") as self._runners:
             if self.config.execute:
                 for problem in self.problems:  # start every build now, in dataset order
                     if self.scenario.executable(problem):
@@ -302,24 +295,25 @@ class Runner:
         return record.model_copy(update=update)
 
     async def _run(
-        self, env: Environment, problem: Problem, program: str, test: TestSpec, limits: Limits
+        self, env: EnvHandle, problem: Problem, program: str, test: TestSpec, limits: Limits
     ) -> Execution:
-        assert self.service is not None
-        service = self.service
-        loop = asyncio.get_running_loop()
-        preload = preload_for(env, problem)
-        return await loop.run_in_executor(
-            self._runners, lambda: service.run(env, program, test, limits, preload)
-        )
+        assert self.executor is not None
+        return await self.executor.run(env, program, test, limits, preload(env.modules, problem))
 
-    def _environment(self, problem: Problem) -> asyncio.Future[Environment | Exception]:
+    def _environment(self, problem: Problem) -> asyncio.Future[EnvHandle | Exception]:
         spec = env_spec_for(problem)
         if spec not in self._envs:
-            loop = asyncio.get_running_loop()
-            self._envs[spec] = loop.run_in_executor(self._builders, _ensure_or_error, spec)
+            self._envs[spec] = asyncio.ensure_future(self._prepare(spec))
         return self._envs[spec]
 
-    async def _deadline(self, problem: Problem, env: Environment) -> float:
+    async def _prepare(self, spec: EnvSpec) -> EnvHandle | Exception:
+        assert self.executor is not None
+        try:
+            return await self.executor.prepare(spec)
+        except Exception as exc:  # recorded as each sample's environment outcome
+            return exc
+
+    async def _deadline(self, problem: Problem, env: EnvHandle) -> float:
         """The reference solution's runtime calibrates the deadline, once per problem."""
         if problem.id not in self._deadlines:
             future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
@@ -358,21 +352,6 @@ def problems_digest(problems: list[Problem]) -> str:
     for problem in problems:
         digest.update(problem.model_dump_json(exclude={"origin"}).encode())
     return digest.hexdigest()[:16]
-
-
-def _background_priority() -> None:
-    """Builds run at a lower CPU priority (inherited by the uv and compile processes they
-    start): on a small machine they would otherwise starve a local model's generation, which
-    is what everything waits on."""
-    with contextlib.suppress(OSError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
-
-
-def _ensure_or_error(spec: EnvSpec) -> Environment | Exception:
-    try:
-        return ensure(spec)
-    except Exception as exc:  # recorded as each sample's environment outcome
-        return exc
 
 
 def _error_text(execution: Execution) -> str:

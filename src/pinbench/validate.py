@@ -17,7 +17,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from pinbench.envs.builder import EnvError, Environment, ensure
-from pinbench.envs.imports import import_names
+from pinbench.envs.imports import pinned_modules
 from pinbench.executions import ExecutionService
 from pinbench.problems.model import EnvSpec, Problem, TestKind, TestSpec, env_spec_for
 from pinbench.sandbox.outcome import Execution, Limits, Status
@@ -99,11 +99,13 @@ def _with_placeholder_body(starter: str) -> str:
 
 
 def preload_for(env: Environment, problem: Problem) -> tuple[str, ...]:
+    return preload(pinned_modules(env.path, problem.pins), problem)
+
+
+def preload(pinned: tuple[str, ...], problem: Problem) -> tuple[str, ...]:
     """What a warm server for this problem should import: its pins' modules, and pytest when a
     test is a pytest module."""
-    modules: list[str] = []
-    for pin in problem.pins:
-        modules += import_names(env.path, pin)
+    modules = list(pinned)
     tests = [problem.visible_test, problem.hidden_test, *problem.extra_tests.values()]
     if any(t is not None and t.kind is TestKind.PYTEST for t in tests):
         modules.append("pytest")

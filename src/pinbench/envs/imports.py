@@ -12,6 +12,11 @@ def site_packages(env: Path) -> list[Path]:
     return sorted(env.glob("lib/python*/site-packages"))
 
 
+def pinned_modules(env: Path, pins: tuple[str, ...]) -> tuple[str, ...]:
+    """The top-level modules of every pinned distribution, in pin order."""
+    return tuple(module for pin in pins for module in import_names(env, pin))
+
+
 def import_names(env: Path, pin: str) -> list[str]:
     """Public top-level modules of the installed distribution named by `pin`, from its metadata."""
     wanted = canonicalize_name(Requirement(pin).name)

@@ -52,6 +52,7 @@ class OutcomeCache:
         self.misses = 0
 
     def get(self, key: str) -> Execution | None:
+        """The stored outcome, marked as served from the cache."""
         with self._lock:
             row = self._db.execute(
                 "SELECT execution FROM outcomes WHERE key = ?", (key,)
@@ -60,7 +61,9 @@ class OutcomeCache:
                 self.misses += 1
                 return None
             self.hits += 1
-        return Execution.model_validate_json(row[0])
+        hit = Execution.model_validate_json(row[0])
+        hit.cached = True
+        return hit
 
     def put(self, key: str, env_key: str, execution: Execution) -> None:
         if execution.status.is_infrastructure:

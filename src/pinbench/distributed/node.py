@@ -1,0 +1,85 @@
+"""The actor pinbench places on every Ray node: that node's environments (built there, from its
+own uv cache, each key once) and its warm pools, behind the same ExecutionService a local run
+uses. The outcome cache stays with the driver, so a node only ever runs what was not cached."""
+
+from __future__ import annotations
+
+import socket
+from dataclasses import dataclass, replace
+
+import ray
+
+import pinbench
+from pinbench.envs.builder import EnvError, Environments
+from pinbench.executions import ExecutionService
+from pinbench.executors import EnvHandle, background_priority, handle_for
+from pinbench.problems.model import EnvSpec, TestSpec
+from pinbench.sandbox.outcome import Execution, Limits, Status
+
+BUILDS = 2  # environments a node builds at once (uv is parallel itself; more does not help)
+
+
+@dataclass(frozen=True)
+class WorkerInfo:
+    host: str
+    pinbench: str
+    isolation: str
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A build's result, as data: an EnvError does not survive Ray's exception wrapping."""
+
+    handle: EnvHandle | None
+    error: str = ""
+    log: str | None = None
+
+
+@ray.remote(num_cpus=0, max_restarts=0, concurrency_groups={"build": BUILDS})  # type: ignore[call-overload]
+class NodeWorker:
+    """Builds run in their own concurrency group, so a long build never holds up executions of
+    environments that are ready; executions run in the default group, as many at once as the
+    driver gives the actor `max_concurrency` (the node's slots)."""
+
+    def __init__(self, jobs: int) -> None:
+        self.service = ExecutionService(jobs=jobs, cache=False)
+        self.envs = Environments()
+        self.built = 0  # environments this node built (not found already on disk)
+
+    def info(self) -> WorkerInfo:
+        return WorkerInfo(socket.gethostname(), pinbench.__version__, self.service.isolation.level)
+
+    @ray.method(concurrency_group="build")
+    def prepare(self, spec: EnvSpec) -> Prepared:
+        background_priority()
+        env = self.envs.get(spec)
+        if isinstance(env, Exception):
+            log = str(env.log) if isinstance(env, EnvError) and env.log else None
+            return Prepared(None, str(env) or type(env).__name__, log)
+        self.built += not env.reused
+        return Prepared(replace(handle_for(env), environment=None))
+
+    def run(
+        self,
+        spec: EnvSpec,
+        key: str,
+        program: str,
+        test: TestSpec,
+        limits: Limits,
+        preload: tuple[str, ...],
+    ) -> Execution:
+        env = self.envs.get(spec)
+        if isinstance(env, Exception) or env.key != key:
+            why = str(env) if isinstance(env, Exception) else f"it resolves to {env.key}"
+            return Execution(
+                status=Status.ENVIRONMENT_ERROR,
+                message=f"node {socket.gethostname()} has no environment {key}: {why}",
+                limits=limits,
+            )
+        return self.service.run(env, program, test, limits, preload)
+
+    def stats(self) -> dict[str, int]:
+        return {**self.service.stats(), "environments_built": self.built}
+
+    def close(self) -> None:
+        self.service.close()
