@@ -90,9 +90,13 @@ def test_builtin_repositories_give_cases_the_reference_answers_pass(tmp_path: Pa
         "--results", results,
     )  # fmt: skip
     assert code == 0, output
-    report = tmp_path / "report.json"
-    code, output = _invoke("report", "latest", "--results", results, "--json", str(report))
+    report, html = tmp_path / "report.json", tmp_path / "report.html"
+    code, output = _invoke(
+        "report", "latest", "--results", results, "--json", str(report), "--html", str(html)
+    )
     assert code == 0, output
+    page = html.read_text()
+    assert "Scenario metrics" in page and "generate.syntax" in page and "unitconv" in page
     document = json.loads(report.read_text())
     statuses = document["summary"]["scores"]["statuses"]
     assert set(statuses) == {"passed"}, statuses  # every reference body passes its tests
