@@ -19,17 +19,20 @@ from pathlib import Path
 import httpx
 
 from pinbench import snapshots
+from pinbench.envs.index import index_url
 from pinbench.executions import ExecutionService
 from pinbench.ide.cases import Kind
 from pinbench.ide.collect import collect_repositories
 
 
 def fetch(requirement: str, into: Path) -> Path:
-    """The project's sdist from PyPI, unpacked."""
+    """The project's sdist from the package index (PEP 691 JSON), unpacked."""
     name, version = requirement.split("==")
-    meta = httpx.get(f"https://pypi.org/pypi/{name}/{version}/json", timeout=60).json()
-    url = next(u["url"] for u in meta["urls"] if u["packagetype"] == "sdist")
-    archive = into / url.rsplit("/", 1)[-1]
+    accept = {"Accept": "application/vnd.pypi.simple.v1+json"}
+    page = httpx.get(f"{index_url()}/{name}/", headers=accept, timeout=60, follow_redirects=True)
+    wanted = f"{name}-{version}.tar.gz"
+    url = next(f["url"] for f in page.json()["files"] if f["filename"].lower() == wanted)
+    archive = into / wanted
     archive.write_bytes(httpx.get(url, timeout=120, follow_redirects=True).content)
     with tarfile.open(archive) as tar:
         tar.extractall(into, filter="data")

@@ -27,8 +27,11 @@ from pinbench.cli_common import (
     progress_bar,
     split_or_exit,
 )
+from pinbench.cli_ide import builtin_cases
 from pinbench.cli_report import load_report
 from pinbench.executors import Executor, LocalExecutor
+from pinbench.ide import dataset as ide_dataset
+from pinbench.ide.cases import Kind
 from pinbench.metrics.versicode import Variant
 from pinbench.models.base import Model, ModelError
 from pinbench.models.registry import ModelOptions, open_model
@@ -40,6 +43,7 @@ from pinbench.report.terminal import print_summary
 from pinbench.runner import RunConfig, Runner, RunSummary, problems_digest
 from pinbench.scenarios import Scenario
 from pinbench.scenarios.generation import GenerationScenario
+from pinbench.scenarios.ide import IdeScenario
 from pinbench.scenarios.versicode import VersiCodeScenario
 from pinbench.store.runs import SampleRecord
 from pinbench.versicode.builtin import derive
@@ -93,7 +97,9 @@ def run_cmd(
             "--task",
             help="generation (GitChameleon: complete starter code), or the VersiCode tasks "
             "completion (fill a masked token/line/block) and editing (rewrite for another "
-            "version), from a VersiCode JSON file/directory or derived from any pinbench dataset.",
+            "version), from a VersiCode JSON file/directory or derived from any pinbench dataset, "
+            "or ide (doc, fix, generate, test, workspace on repositories: cases from `pinbench "
+            "ide collect`, or `builtin`; --split picks one scenario).",
         ),
     ] = "generation",
     granularity: Annotated[
@@ -192,6 +198,9 @@ def run_cmd(
     if task == "generation":
         fmt = fmt or detect_or_exit(path)
         problems = split_or_exit(load_or_exit(path, fmt, False).problems, split)
+    elif task == "ide":
+        scenario, fmt = _ide(path, split, jobs)
+        problems = scenario.problems()
     else:
         scenario, fmt = _versicode(path, fmt, split, task, granularity or [], metric_variant)
         problems = scenario.problems()
@@ -248,6 +257,26 @@ def run_cmd(
         finally:
             store.close()
         err.print(f"wrote {json_path}")
+
+
+def _ide(path: Path, split: str, jobs: int) -> tuple[IdeScenario, str]:
+    """IDE cases from a file `pinbench ide collect` wrote, or the builtin repositories' cases;
+    `--split` picks one scenario (doc, fix, generate, test, workspace)."""
+    if str(path) == "builtin":
+        path = builtin_cases(jobs)
+    try:
+        cases, issues = ide_dataset.read(path)
+    except DatasetError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from exc
+    for issue in issues:
+        err.print(f"[yellow]skipped:[/] {issue}")
+    kinds = {k.value for k in Kind}
+    if split not in ("default", "all") and split not in kinds:
+        err.print(f"[red]error:[/] --split for IDE cases: all or one of {', '.join(sorted(kinds))}")
+        raise typer.Exit(2)
+    chosen = [c for c in cases if split in ("default", "all") or c.scenario.value == split]
+    return IdeScenario(chosen), "ide"
 
 
 def _versicode(
@@ -418,6 +447,7 @@ def _write_json(path: Path, summary: RunSummary, samples: Any) -> None:
             "outcome": s.status,
             "compiles": s.compiles,
             "exc_type": s.exc_type,
+            "metrics": s.metrics,
         }
         for s in samples
     ]

@@ -25,12 +25,12 @@ from pinbench.envs.builder import EnvError
 from pinbench.executors import EnvHandle, Executor
 from pinbench.metrics.scores import INFRASTRUCTURE, MODEL_ERROR, Scores, score
 from pinbench.models.base import Generation, Model, Request, Sampling
-from pinbench.problems.model import EnvSpec, Problem, TestSpec, env_spec_for
+from pinbench.problems.model import EnvSpec, Problem, TestSpec
 from pinbench.prompts.extract import compiles
 from pinbench.prompts.templates import COMPLETION_STOP, Feedback, Style
 from pinbench.sandbox.outcome import Execution, Limits, Status
 from pinbench.sandbox.timeouts import Calibration
-from pinbench.scenarios import Scenario
+from pinbench.scenarios import STEP_BREAK, Scenario
 from pinbench.scenarios.generation import GenerationScenario
 from pinbench.store.runs import ProblemMeta, RunStore, SampleRecord
 from pinbench.validate import preload
@@ -241,17 +241,29 @@ class Runner:
             generation_key=key,
             status=MODEL_ERROR,
         )
+        texts = [generation.text]
+        while generation.error is None:  # the further steps of a multi-step task
+            step = self.scenario.follow_up(problem, request, generation.text)
+            if step is None:
+                break
+            request = step
+            generation, _ = await self._generate(request)
+            texts.append(generation.text)
         if generation.error is not None:
             return record.model_copy(update={"message": generation.error})
-        program = self.scenario.program(problem, generation.text)
+        text = STEP_BREAK.join(texts)
+        # Off the event loop: some scenarios score with tools that take seconds (linters).
+        scenario, loop = self.scenario, asyncio.get_running_loop()
+        program = await loop.run_in_executor(self._runners, scenario.program, problem, text)
+        metrics = await loop.run_in_executor(self._runners, scenario.string_scores, problem, text)
         record = record.model_copy(
-            update={
-                "program": program,
-                "compiles": compiles(program),
-                "metrics": self.scenario.string_scores(problem, generation.text),
-            }
+            update={"program": program, "compiles": compiles(program), "metrics": metrics}
         )
-        if not c.execute or not self.scenario.executable(problem):
+        if not self.scenario.executable(problem):
+            verdict = self.scenario.verdict(problem, metrics)
+            status = "generated" if verdict is None else ("passed" if verdict else "failed")
+            return record.model_copy(update={"status": status})
+        if not c.execute:
             return record.model_copy(update={"status": "generated"})
         return await self._execute(problem, record, run_visible=round_ < c.feedback_rounds)
 
@@ -301,7 +313,7 @@ class Runner:
         return await self.executor.run(env, program, test, limits, preload(env.modules, problem))
 
     def _environment(self, problem: Problem) -> asyncio.Future[EnvHandle | Exception]:
-        spec = env_spec_for(problem)
+        spec = self.scenario.env_spec(problem)
         if spec not in self._envs:
             self._envs[spec] = asyncio.ensure_future(self._prepare(spec))
         return self._envs[spec]

@@ -99,15 +99,15 @@ def _with_placeholder_body(starter: str) -> str:
 
 
 def preload_for(env: Environment, problem: Problem) -> tuple[str, ...]:
-    return preload(pinned_modules(env.path, problem.pins), problem)
+    return preload(pinned_modules(env.path, env.resolution.spec.pins), problem)
 
 
 def preload(pinned: tuple[str, ...], problem: Problem) -> tuple[str, ...]:
-    """What a warm server for this problem should import: its pins' modules, and pytest when a
-    test is a pytest module."""
+    """What a warm server for this problem should import: the modules of its environment's pins,
+    and pytest when a test is a pytest module or a repository's suite."""
     modules = list(pinned)
     tests = [problem.visible_test, problem.hidden_test, *problem.extra_tests.values()]
-    if any(t is not None and t.kind is TestKind.PYTEST for t in tests):
+    if any(t is not None and t.kind in (TestKind.PYTEST, TestKind.REPO) for t in tests):
         modules.append("pytest")
     return tuple(dict.fromkeys(modules))
 
