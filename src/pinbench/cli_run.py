@@ -358,7 +358,8 @@ def _open_executor(placement: Placement, jobs: int) -> Executor:
     except ClusterError as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
-    err.print(f"ray: {len(ray_executor.nodes)} nodes ({', '.join(ray_executor.nodes)})")
+    hosts = ray_executor.nodes
+    err.print(f"ray: {len(hosts)} node{'s' * (len(hosts) != 1)} ({', '.join(hosts)})")
     return ray_executor
 
 

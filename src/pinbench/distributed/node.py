@@ -5,6 +5,7 @@ uses. The outcome cache stays with the driver, so a node only ever runs what was
 from __future__ import annotations
 
 import socket
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 import ray
@@ -17,6 +18,8 @@ from pinbench.problems.model import EnvSpec, TestSpec
 from pinbench.sandbox.outcome import Execution, Limits, Status
 
 BUILDS = 2  # environments a node builds at once (uv is parallel itself; more does not help)
+# One execution: (spec, environment key, program, test, limits, modules to preload).
+Job = tuple[EnvSpec, str, str, TestSpec, Limits, tuple[str, ...]]
 
 
 @dataclass(frozen=True)
@@ -38,11 +41,13 @@ class Prepared:
 @ray.remote(num_cpus=0, max_restarts=0, concurrency_groups={"build": BUILDS})  # type: ignore[call-overload]
 class NodeWorker:
     """Builds run in their own concurrency group, so a long build never holds up executions of
-    environments that are ready; executions run in the default group, as many at once as the
-    driver gives the actor `max_concurrency` (the node's slots)."""
+    environments that are ready. Executions arrive in batches (several calls at once, the
+    driver's `max_concurrency`) and share `jobs` threads, so a slot freed early in one batch
+    takes work from the next."""
 
     def __init__(self, jobs: int) -> None:
         self.service = ExecutionService(jobs=jobs, cache=False)
+        self.slots = ThreadPoolExecutor(jobs, thread_name_prefix="exec")
         self.envs = Environments()
         self.built = 0  # environments this node built (not found already on disk)
 
@@ -59,15 +64,11 @@ class NodeWorker:
         self.built += not env.reused
         return Prepared(replace(handle_for(env), environment=None))
 
-    def run(
-        self,
-        spec: EnvSpec,
-        key: str,
-        program: str,
-        test: TestSpec,
-        limits: Limits,
-        preload: tuple[str, ...],
-    ) -> Execution:
+    def run(self, batch: list[Job]) -> list[Execution]:
+        return list(self.slots.map(self._run, batch))
+
+    def _run(self, job: Job) -> Execution:
+        spec, key, program, test, limits, preload = job
         env = self.envs.get(spec)
         if isinstance(env, Exception) or env.key != key:
             why = str(env) if isinstance(env, Exception) else f"it resolves to {env.key}"
@@ -76,10 +77,15 @@ class NodeWorker:
                 message=f"node {socket.gethostname()} has no environment {key}: {why}",
                 limits=limits,
             )
-        return self.service.run(env, program, test, limits, preload)
+        try:
+            return self.service.run(env, program, test, limits, preload)
+        except Exception as exc:  # this execution's harness fault, not its batch's
+            message = f"{type(exc).__name__}: {exc}"
+            return Execution(status=Status.HARNESS_ERROR, message=message, limits=limits)
 
     def stats(self) -> dict[str, int]:
         return {**self.service.stats(), "environments_built": self.built}
 
     def close(self) -> None:
+        self.slots.shutdown(wait=True, cancel_futures=True)
         self.service.close()
