@@ -9,9 +9,11 @@ snippets as distractors."""
 from __future__ import annotations
 
 import ast
+import builtins
 import json
 import random
 import re
+import symtable
 import textwrap
 import time
 from collections import Counter
@@ -353,10 +355,44 @@ def _reference_test(
             if isinstance(s, ast.Import)
             or (isinstance(s, ast.ImportFrom) and s.module != "__future__")
         ]
-        lines = source.splitlines()[test.body[0].lineno - 1 : test.end_lineno]
+        lines = source.splitlines()[start_line(test.body[0]) - 1 : test.end_lineno]
         code = "\n".join([*imports, textwrap.dedent("\n".join(lines))])
-        return "def test_generated():\n" + textwrap.indent(code, "    ") + "\n"
+        reference = "def test_generated():\n" + textwrap.indent(code, "    ") + "\n"
+        if _unbound(reference) <= _module_names(context, path):
+            return reference  # else it needs helpers of its test module
     return ""
+
+
+def _unbound(code: str) -> set[str]:
+    """Names the code's functions read from module scope that are not builtins."""
+    try:
+        table = symtable.symtable(code, "<test>", "exec")
+    except SyntaxError:
+        return {"<syntax error>"}
+    names: set[str] = set()
+    pending = list(table.get_children())
+    while pending:
+        child = pending.pop()
+        if isinstance(child, symtable.Function):
+            names.update(child.get_globals())
+        pending.extend(child.get_children())
+    return names - set(dir(builtins))
+
+
+def _module_names(context: Context, path: str) -> set[str]:
+    tree = context.tree(path)
+    if tree is None:
+        return set()
+    names: set[str] = set()
+    for node in tree.body:
+        for sub in ast.walk(node) if not isinstance(node, ast.FunctionDef | ast.ClassDef) else []:
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                names.add(sub.id)
+            elif isinstance(sub, ast.alias):
+                names.add((sub.asname or sub.name).split(".")[0])
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+    return names
 
 
 # ------------------------------------------------------------------ workspace

@@ -4,14 +4,19 @@ prompting, extraction and scoring lose nothing."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 from pinbench.models.base import Generation, Request
 
 
 class ReferenceModel:
-    name = "reference"
-
     def __init__(self, answers: dict[str, str]) -> None:
         self._answers = answers
+        # Named after its answers: generations are cached by model name and prompt, and a
+        # dataset's references can change while its prompts do not.
+        digest = hashlib.sha256(json.dumps(answers, sort_keys=True).encode()).hexdigest()
+        self.name = f"reference@{digest[:12]}"
 
     async def generate(self, request: Request) -> Generation:
         answer = self._answers.get(request.problem_id)
