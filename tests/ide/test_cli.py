@@ -121,3 +121,27 @@ def test_the_embedded_model_answers_ide_cases(collected: Path, tmp_path: Path) -
     assert all(s["outcome"] in ("passed", "failed") for s in samples.values())
     workspace = samples[chosen[1]]
     assert set(workspace["metrics"]) == {"workspace.mrr", "workspace.keywords"}
+
+
+def test_builtin_cases_find_the_planted_diagnostics_and_skip_generated_files() -> None:
+    from pinbench.cli_ide import builtin_cases
+
+    rows = [json.loads(line) for line in builtin_cases(jobs=2).read_text().splitlines()]
+    ledger_fixes = {
+        (r["path"], r["diagnostic"]["line"], r["diagnostic"]["rule"])
+        for r in rows
+        if r["repo"] == "ledger" and r["scenario"] == "fix"
+    }
+    assert ledger_fixes == {  # PLANTED.md, less R1705 (pylint's refactor hints are not scored)
+        ("ledger/money.py", 9, "unused-import"),
+        ("ledger/money.py", 59, "reportReturnType"),
+        ("ledger/accounts.py", 35, "dangerous-default-value"),
+        ("ledger/accounts.py", 181, "reportOptionalMemberAccess"),
+        ("ledger/report.py", 75, "unused-variable"),
+        ("ledger/report.py", 107, "reportPossiblyUnboundVariable"),
+        ("ledger/report.py", 121, "unspecified-encoding"),
+    }
+    assert not [r for r in rows if "_generated" in r["path"]]
+    assert {r["scenario"] for r in rows if r["repo"] == "unitconv"} == {
+        "doc", "fix", "generate", "test", "workspace",
+    }  # fmt: skip
