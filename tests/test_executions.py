@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
 from pinbench.envs.builder import ensure
 from pinbench.executions import ExecutionService
-from pinbench.problems.model import EnvSpec, TestKind, TestSpec
-from pinbench.sandbox.outcome import Limits, Status
+from pinbench.executors import EnvHandle, LocalExecutor
+from pinbench.problems.loaders import load_dataset
+from pinbench.problems.model import EnvSpec, TestKind, TestSpec, env_spec_for
+from pinbench.sandbox.outcome import Execution, Limits, Status
+from pinbench.validate import preload, preload_for
 
 pytestmark = pytest.mark.integration
 
 TEST = TestSpec(kind=TestKind.SCRIPT, code="assert f() == 2")
+SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample" / "problems.jsonl"
 
 
 def test_outcomes_are_cached_by_program_test_and_limits(
@@ -45,3 +50,23 @@ def test_infrastructure_outcomes_are_not_cached(tmp_path: Path) -> None:
     assert cache.get("k") is None
     hit = cache.get("j")
     assert hit is not None and hit.exc_type == "AssertionError"
+
+
+def test_the_local_executor_prepares_a_handle_that_preloads_what_validate_would() -> None:
+    """Ray nodes send back only the handle: what it preloads must be what a local run would."""
+    problem = next(p for p in load_dataset(SAMPLE).problems if p.library == "packaging")
+    executor = LocalExecutor(1, service=ExecutionService(jobs=1, cache=False))
+
+    async def go() -> tuple[EnvHandle, Execution]:
+        handle = await executor.prepare(env_spec_for(problem))
+        limits = Limits(wall_seconds=10)
+        return handle, await executor.run(handle, problem.solution, problem.hidden_test, limits)
+
+    try:
+        handle, result = asyncio.run(go())
+    finally:
+        executor.close()
+    assert handle.environment is not None and handle.key == handle.environment.key
+    pinned = preload_for(handle.environment, problem)
+    assert preload(handle.modules, problem) == pinned == ("packaging",)
+    assert result.status is Status.PASSED
