@@ -250,3 +250,14 @@ def test_an_api_model_is_not_served_from_the_cluster(cluster: Any, tmp_path: Pat
     )  # fmt: skip
     assert result.exit_code == 2
     assert "generates from the driver" in result.output and "Traceback" not in result.output
+
+
+def test_a_node_on_another_pinbench_version_is_refused_by_name(
+    cluster: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pinbench
+    from pinbench.distributed.cluster import ClusterError
+
+    monkeypatch.setattr(pinbench, "__version__", "0.0.0-driver")
+    with pytest.raises(ClusterError, match=r"runs pinbench .*this driver 0\.0\.0-driver"):
+        RayExecutor(cluster.address)
