@@ -9,9 +9,12 @@ Both run the same N distinct tiny programs (half numpy 1.21.6, half pandas 1.3.5
 two environments, so locality and replicas matter), all submitted at once as a run does, with
 the outcome cache off. Runs alternate local/ray so machine noise hits both alike.
 
-Also measured: the driver's CPU per execution under Ray (what bounds one driver), and the cost
-of an environment on a node that has never built it (a fresh pinbench home, uv's download
-cache warm): what a new node pays before its first execution of that environment.
+Also measured: the driver's CPU per execution under Ray (what bounds one driver), the same with
+wider nodes (more slots per node: bigger batches), a whole `pinbench run` of N samples through
+each executor (the runner's own bookkeeping and SQLite commits included: the sample dataset's
+three packaging problems, each sample a distinct program), and the cost of an environment on a
+node that has never built it (a fresh pinbench home, uv's download cache warm): what a new node
+pays before its first execution of that environment.
 
 Usage: uv run python bench/ray_overhead.py [--n 2000] [--runs 3] [--no-builds]
 """
@@ -20,20 +23,26 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from typing import Any
+from collections.abc import Iterator
+from pathlib import Path
 
 from pinbench.distributed.executor import RayExecutor
 from pinbench.executions import ExecutionService
 from pinbench.executors import Executor, LocalExecutor
+from pinbench.models.base import Generation, Request
 from pinbench.paths import uv_cache_dir
-from pinbench.problems.model import EnvSpec, TestKind, TestSpec
+from pinbench.problems.loaders import load_dataset
+from pinbench.problems.model import EnvSpec, Problem, TestKind, TestSpec
+from pinbench.runner import RunConfig, Runner
 from pinbench.sandbox.outcome import Limits, Status
+from pinbench.store.runs import RunStore
 
 SUITES = (
     (
@@ -48,6 +57,9 @@ SUITES = (
     ),
 )
 NODE = {"num_cpus": 1, "object_store_memory": 100 * 1024**2}
+SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample" / "problems.jsonl"
+# (start-up s, wall s, driver CPU s, passed, executor stats) of one executor's run
+Result = tuple[float, float, float, int, dict[str, int]]
 
 
 async def execute_all(executor: Executor, n: int) -> tuple[float, float, int]:
@@ -71,16 +83,16 @@ async def execute_all(executor: Executor, n: int) -> tuple[float, float, int]:
     return wall, cpu, sum(r.status is Status.PASSED for r in results)
 
 
-def one(
-    kind: str, n: int, address: str, jobs: int | None = None
-) -> tuple[float, float, float, int, dict[str, int]]:
-    """(start-up s, wall s, driver CPU s, passed, stats) of one executor's run."""
+def make(kind: str, address: str, jobs: int | None = None) -> Executor:
+    """Either executor, two executions at once (unless `jobs` widens the nodes), no cache."""
+    if kind == "local":
+        return LocalExecutor(2, service=ExecutionService(jobs=2, cache=False))
+    return RayExecutor(address, jobs=jobs, cache=False)
+
+
+def one(kind: str, n: int, address: str, jobs: int | None = None) -> Result:
     started = time.perf_counter()
-    executor: Executor = (
-        LocalExecutor(2, service=ExecutionService(jobs=2, cache=False))
-        if kind == "local"
-        else RayExecutor(address, jobs=jobs, cache=False)
-    )
+    executor = make(kind, address, jobs)
     startup = time.perf_counter() - started
     try:
         wall, cpu, passed = asyncio.run(execute_all(executor, n))
@@ -88,6 +100,41 @@ def one(
     finally:
         executor.close()
     return startup, wall, cpu, passed, stats
+
+
+class Variants:
+    """The reference solution, a distinct program per sample (no two samples are one execution)."""
+
+    name = "variants"
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self._solutions = {p.id: p.solution for p in problems}
+
+    async def generate(self, request: Request) -> Generation:
+        program = f"{self._solutions[request.problem_id]}\n# sample {request.sample}\n"
+        return Generation(text=f"```python\n{program}```", finish_reason="stop")
+
+    async def aclose(self) -> None:
+        return None
+
+
+def end_to_end(kind: str, n: int, address: str) -> tuple[float, float]:
+    """(wall s, driver CPU s) of a whole run of about n samples, fresh store, no caches."""
+    problems = [p for p in load_dataset(SAMPLE).problems if p.library == "packaging"]
+    config = RunConfig(model="variants", n=n // len(problems), temperature=0.8)
+    executor = make(kind, address)
+    with tempfile.TemporaryDirectory() as results:
+        store = RunStore(Path(results) / "pinbench.sqlite")
+        try:
+            wall, cpu = time.perf_counter(), time.process_time()
+            runner = Runner(config, problems, Variants(problems), store, executor)
+            summary = asyncio.run(runner.run())
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        finally:
+            executor.close()
+            store.close()
+    assert summary.scores.statuses == {"passed": config.n * len(problems)}, summary.scores
+    return wall, cpu
 
 
 def fresh_node_builds() -> dict[str, float]:
@@ -110,6 +157,52 @@ def fresh_node_builds() -> dict[str, float]:
     return seconds
 
 
+@contextlib.contextmanager
+def local_cluster() -> Iterator[str]:
+    """A head and a worker node on this machine; yields the address."""
+    from ray.cluster_utils import Cluster
+
+    cluster = Cluster(initialize_head=True, head_node_args={**NODE, "include_dashboard": False})
+    try:
+        cluster.add_node(**NODE)
+        cluster.wait_for_nodes()
+        yield cluster.address
+    finally:
+        cluster.shutdown()
+
+
+def compare(address: str, n: int, runs: int) -> dict[str, list[Result]]:
+    """Local and ray, alternating, `runs` times each."""
+    results: dict[str, list[Result]] = {"local": [], "ray": []}
+    for run in range(runs):
+        for kind in ("local", "ray"):
+            results[kind].append(one(kind, n, address))
+            startup, wall, cpu, passed, _ = results[kind][-1]
+            print(
+                f"run {run + 1} {kind:5}: {wall:6.2f} s for {n} ({n / wall:5.0f}/s), "
+                f"start-up {startup:4.2f} s, driver CPU {1000 * cpu / n:.2f} ms/exec, "
+                f"passed {passed}/{n}",
+                flush=True,
+            )
+    return results
+
+
+def summarise(results: dict[str, list[Result]], n: int) -> None:
+    medians = {k: statistics.median(r[1] for r in v) for k, v in results.items()}
+    print(
+        f"\nmedian wall: local {medians['local']:.2f} s, ray {medians['ray']:.2f} s; "
+        f"ray/local = {medians['ray'] / medians['local']:.2f}x"
+    )
+    per_exec = 2 * medians["local"] / n  # two slots busy for the whole run
+    driver = statistics.median(r[2] for r in results["ray"]) / n
+    startup = statistics.median(r[0] for r in results["ray"])
+    print(
+        f"slot-seconds per execution (local): {1000 * per_exec:.2f} ms; "
+        f"driver CPU per execution (ray): {1000 * driver:.2f} ms; "
+        f"ray start-up (connect, actors): {startup:.2f} s; last ray run: {results['ray'][-1][4]}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=2000)
@@ -119,50 +212,22 @@ def main() -> None:
         "--wide", type=int, default=8, help="also: driver CPU with this many slots per node"
     )
     args = parser.parse_args()
-
-    from ray.cluster_utils import Cluster
-
-    head = {**NODE, "include_dashboard": False}
-    cluster = Cluster(initialize_head=True, head_node_args=head)
-    results: dict[str, list[tuple[float, float, float, int, dict[str, int]]]] = {
-        "local": [],
-        "ray": [],
-    }
-    try:
-        cluster.add_node(**NODE)
-        cluster.wait_for_nodes()
-        for run in range(args.runs):
-            for kind in ("local", "ray"):
-                results[kind].append(one(kind, args.n, cluster.address))
-                startup, wall, cpu, passed, _ = results[kind][-1]
-                print(
-                    f"run {run + 1} {kind:5}: {wall:6.2f} s for {args.n} ({args.n / wall:5.0f}/s), "
-                    f"start-up {startup:4.2f} s, driver CPU {1000 * cpu / args.n:.2f} ms/exec, "
-                    f"passed {passed}/{args.n}",
-                    flush=True,
-                )
+    with local_cluster() as address:
+        results = compare(address, args.n, args.runs)
+        for kind in ("local", "ray"):
+            wall, cpu = end_to_end(kind, args.n, address)
+            print(
+                f"pinbench run, {args.n} samples, {kind:5}: {wall:6.2f} s, "
+                f"driver CPU {1000 * cpu / args.n:.2f} ms/sample",
+                flush=True,
+            )
         if args.wide:  # nodes declaring more slots than cores: the batches a wide node gets
-            _, wall, cpu, _, stats = one("ray", args.n, cluster.address, jobs=args.wide)
+            _, wall, cpu, _, stats = one("ray", args.n, address, jobs=args.wide)
             print(
                 f"ray, {args.wide} slots per node: {wall:.2f} s, driver CPU "
                 f"{1000 * cpu / args.n:.2f} ms/exec, {stats.get('calls', 0)} calls"
             )
-    finally:
-        cluster.shutdown()
-    medians = {k: statistics.median(r[1] for r in v) for k, v in results.items()}
-    print(
-        f"\nmedian wall: local {medians['local']:.2f} s, ray {medians['ray']:.2f} s; "
-        f"ray/local = {medians['ray'] / medians['local']:.2f}x"
-    )
-    per_exec = 2 * medians["local"] / args.n  # two slots busy for the whole run
-    driver = statistics.median(r[2] for r in results["ray"]) / args.n
-    startup = statistics.median(r[0] for r in results["ray"])
-    ray_stats: dict[str, Any] = results["ray"][-1][4]
-    print(
-        f"slot-seconds per execution (local): {1000 * per_exec:.2f} ms; "
-        f"driver CPU per execution (ray): {1000 * driver:.2f} ms; "
-        f"ray start-up (connect, actors): {startup:.2f} s; last ray run: {ray_stats}"
-    )
+    summarise(results, args.n)
     if not args.no_builds:
         builds = fresh_node_builds()
         print("environment on a fresh node (uv cache warm): " + ", ".join(
