@@ -137,9 +137,9 @@ def main() -> None:
         module = "numpy" if name == "numpy" else "pandas"
         pools = WarmPools(detect(), per_env=JOBS)
         warm_run = pinbench_path(env, program, test, pools, module)
-        warm_run(0)  # start-up is not throughput: servers start once per environment
-        for _ in range(JOBS):
-            warm_run(0)
+        # Start-up is not throughput: servers start once per environment, one per job, so the
+        # warm-up runs as many at once as the measurement does.
+        rate(4 * JOBS, warm_run, JOBS)
         results: dict[str, tuple[float, int, int]] = {}
         r, ok = rate(args.n, warm_run, JOBS)
         results["pinbench warm"] = (r, ok, args.n)

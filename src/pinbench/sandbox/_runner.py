@@ -212,9 +212,11 @@ def _drop_privileges(uid, gid):
 
 
 def _lay_out_files(files, read_only_mount):
-    """Program and tests go to their own directory, read-only (a read-only bind mount when we
-    have a mount namespace), so the program can neither change nor delete its tests; it works
-    in a separate writable directory."""
+    """Program and tests go to their own directory, read-only, so the program can neither
+    change nor delete its tests; it works in a separate writable directory. Read-only by
+    ownership when the program will run as another uid (root's files, 0444, in root's 0755
+    directory, inside the sticky scratch), else by a read-only bind mount where we have a
+    mount namespace."""
     for directory, mode in ((WORKDIR, 0o1777), (CODEDIR, 0o755)):
         _mkdir(directory)
         os.chmod(directory, mode)
@@ -783,8 +785,10 @@ def _join_cgroup(group):
 
 def _fresh_scratch(tmpfs_bytes):
     """In a child of a warm server: a new /tmp, /var/tmp and /dev/shm of its own (with the
-    environment bound back in when it lives under one of them, e.g. a home under /tmp)."""
-    _mount("none", "/", None, MS_REC | MS_PRIVATE, None)
+    environment bound back in when it lives under one of them, e.g. a home under /tmp).
+
+    The server's mounts are all private (`_build_root`), so this namespace's copies are too:
+    nothing mounted here propagates back to the server."""
     # Held open in this mount namespace before the new scratch hides them (a bind source must
     # be a mount of the caller's own namespace).
     kept = [(path, os.open(path, os.O_PATH | os.O_DIRECTORY)) for path in KEPT_IN_SCRATCH]
@@ -835,7 +839,7 @@ def run_job(job, in_server):
                 _reap_until(os.fork(), exit_now)
         if job["mode"] == "script":  # on disk too, so tracebacks can quote its lines
             job["files"]["program.py"] = _script_source(job)
-        _lay_out_files(job["files"], bool(iso.get("mount")))
+        _lay_out_files(job["files"], bool(iso.get("mount")) and iso.get("uid") is None)
         _set_limits(job.get("limits", {}))
         if iso.get("uid") is not None:
             _drop_privileges(int(iso["uid"]), int(iso["gid"]))

@@ -6,10 +6,11 @@ for each job it forks a child that runs exactly the cold path's isolation and gr
 (`_runner.run_job`), so a program cannot tell, and gets the same outcome, warm or cold.
 
 Protocol: the host sends the job as JSON with three fds attached (stdout, stderr, proof pipe);
-the server answers {"pid": child} at once and {"exit": status} when the child has ended.
+the server answers {"exit": status, "timeout": bool} when the child has ended.
 """
 
 import array
+import gc
 import importlib
 import json
 import os
@@ -78,6 +79,8 @@ def main():
         except BaseException as exc:  # a library that does not import is the host's to report
             failed[name] = "%s: %s" % (type(exc).__name__, exc)
     _runner.warm_up()
+    if hasattr(gc, "freeze"):  # 3.7+: children's collections leave the preloaded pages shared
+        gc.freeze()
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     _send(sock, {"ready": True, "failed": failed, "pid": os.getpid()})
@@ -92,7 +95,6 @@ def main():
             _child(job, fds, devnull)
         for fd in fds:
             os.close(fd)
-        _send(sock, {"pid": pid})
         status, timed_out = _runner.clean_up_after(pid, float(job["limits"]["wall_seconds"]))
         _send(sock, {"exit": _status(status), "timeout": timed_out})
 
