@@ -5,10 +5,12 @@ sandbox can lay the same tree out for every execution."""
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import shutil
 import tarfile
+import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -115,10 +117,29 @@ def tree(digest: str) -> dict[str, str]:
 
 def export(digest: str, archive: Path) -> None:
     """Write a snapshot as a .tar.gz that `take` (or `import_archive`) reads back."""
+    archive.write_bytes(archive_bytes(digest))
+
+
+def archive_bytes(digest: str) -> bytes:
+    """A snapshot as .tar.gz bytes (for another machine: a dataset's side files, a Ray node)."""
     snap = load(digest)
-    with tarfile.open(archive, "w:gz") as tar:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
         for rel in snap.files:
             tar.add(snap.root / rel, arcname=rel)
+    return buffer.getvalue()
+
+
+def restore(data: bytes, digest: str) -> Snapshot:
+    """Restore a snapshot from `archive_bytes` output, unless this machine has it already."""
+    try:
+        return load(digest)
+    except SnapshotError:
+        pass
+    with tempfile.TemporaryDirectory(prefix="pinbench-snapshot-") as tmp:
+        archive = Path(tmp) / f"{digest}.tar.gz"
+        archive.write_bytes(data)
+        return import_archive(archive, digest)
 
 
 def import_archive(archive: Path, digest: str) -> Snapshot:

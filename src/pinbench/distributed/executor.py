@@ -45,6 +45,7 @@ from ray.exceptions import (
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 import pinbench
+from pinbench import snapshots
 from pinbench.distributed.cluster import ClusterError, NodeInfo, connect, disconnect, live_nodes
 from pinbench.distributed.node import Job, NodeWorker, Prepared, WorkerInfo
 from pinbench.envs.builder import EnvError
@@ -81,6 +82,7 @@ class _Node:
     in_flight: int = 0
     alive: bool = True
     keys: set[str] = field(default_factory=set)  # environments ready here
+    snapshots: dict[str, asyncio.Future[None]] = field(default_factory=dict)  # repos sent
     builds: dict[EnvSpec, asyncio.Future[EnvHandle]] = field(default_factory=dict)
     outbox: list[_Job] = field(default_factory=list)  # reserved, not sent yet
 
@@ -299,6 +301,7 @@ class RayExecutor:
                 status = Status.ENVIRONMENT_ERROR if isinstance(exc, EnvError) else None
                 return _infrastructure(str(exc), limits, status or Status.HARNESS_ERROR)
             try:
+                await self._ship_snapshot(node, test)
                 result = await self._send(node, (env.spec, env.key, program, test, limits, preload))
             except _Lost:
                 self._counts["retries"] += 1
@@ -306,6 +309,23 @@ class RayExecutor:
             self._remember(node, env.key, program, test, limits, result)
             return result
         return _infrastructure(f"lost with {_TRIES} nodes in a row", limits)
+
+    async def _ship_snapshot(self, node: _Node, test: TestSpec) -> None:
+        """A repository test needs its snapshot on the node: sent once per node, before the
+        first execution that needs it (nodes have their own $PINBENCH_HOME)."""
+        if test.repo is None:
+            return
+        if test.repo not in node.snapshots:
+            data = snapshots.archive_bytes(test.repo)
+            node.snapshots[test.repo] = asyncio.ensure_future(
+                node.actor.add_snapshot.remote(test.repo, data)
+            )
+        try:
+            await node.snapshots[test.repo]
+        except _LOST as exc:
+            node.snapshots.pop(test.repo, None)
+            self._lose(node)
+            raise _Lost from exc
 
     def _send(self, node: _Node, args: Job) -> asyncio.Future[Execution]:
         """Queue one reserved execution for `node`; the queue leaves at the end of this turn."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 import ray
 
 import pinbench
+from pinbench import snapshots
 from pinbench.envs.builder import EnvError, Environments
 from pinbench.executions import ExecutionService
 from pinbench.executors import EnvHandle, background_priority, handle_for
@@ -63,6 +64,10 @@ class NodeWorker:
             return Prepared(None, str(env) or type(env).__name__, log)
         self.built += not env.reused
         return Prepared(replace(handle_for(env), environment=None))
+
+    def add_snapshot(self, digest: str, data: bytes) -> None:
+        """A repository snapshot the driver's IDE cases run against (see `snapshots`)."""
+        snapshots.restore(data, digest)
 
     def run(self, batch: list[Job]) -> list[Execution]:
         return list(self.slots.map(self._run, batch))

@@ -1,0 +1,98 @@
+"""IDE cases on a Ray cluster: a node without the repository snapshot gets it from the driver,
+and repository tests give the same outcomes as on the local executor."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+import ray
+from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+from pinbench import snapshots
+from pinbench.distributed.executor import RayExecutor
+from pinbench.distributed.node import NodeWorker
+from pinbench.executions import ExecutionService
+from pinbench.executors import Executor, LocalExecutor
+from pinbench.ide.build import build_repo
+from pinbench.ide.cases import GenerateCase, Kind
+from pinbench.ide.collect import Context, Quotas, collect
+from pinbench.sandbox.outcome import Limits
+from pinbench.scenarios.ide import IdeScenario, as_problem
+from tests.distributed.conftest import add_node
+from tests.ide.conftest import write_repo
+
+pytestmark = pytest.mark.integration
+
+GOOD = (
+    "```python\nif min(width, height) < 0:\n    raise ValueError('negative')\n"
+    "return width * height\n```"
+)
+WRONG = "```python\nreturn width * height\n```"
+
+
+def _generate_case(tmp_path: Path) -> GenerateCase:
+    service = ExecutionService(jobs=1)
+    try:
+        build, env = build_repo(write_repo(tmp_path / "shapes"), service)
+        context = Context(build, env, snapshots.load(build.snapshot), service, Quotas())
+        cases = collect(context, [Kind.GENERATE]).cases
+    finally:
+        service.close()
+    return next(c for c in cases if isinstance(c, GenerateCase) and c.qualname == "area")
+
+
+async def _outcomes(executor: Executor, case: GenerateCase) -> list[str]:
+    scenario, problem = IdeScenario([case]), as_problem(case)
+    handle = await executor.prepare(case.env)
+    programs = [
+        scenario.program(problem, answer) for answer in (GOOD, WRONG, "```python\nreturn (\n```")
+    ]
+    runs = [
+        executor.run(handle, program, problem.hidden_test, Limits(wall_seconds=30), ("pytest",))
+        for program in programs
+    ]
+    return [r.status.value for r in await asyncio.gather(*runs)]
+
+
+def test_repository_tests_get_the_same_outcomes_on_ray_as_locally(
+    cluster: Any, tmp_path: Path
+) -> None:
+    case = _generate_case(tmp_path)
+    local = LocalExecutor(jobs=1)
+    try:
+        expected = asyncio.run(_outcomes(local, case))
+    finally:
+        local.close()
+    assert expected == ["passed", "failed", "syntax_error"]
+    remote = RayExecutor(cluster.address, cache=False)
+    try:
+        assert asyncio.run(_outcomes(remote, case)) == expected
+    finally:
+        remote.close()
+
+
+def test_a_node_without_the_snapshot_receives_it(cluster: Any, tmp_path: Path) -> None:
+    case = _generate_case(tmp_path)
+    node = add_node(cluster, home=tmp_path / "fresh-home")
+    ray.init(address=cluster.address, ignore_reinit_error=True)
+    try:
+        affinity = NodeAffinitySchedulingStrategy(node_id=node.node_id, soft=False)
+        worker = NodeWorker.options(scheduling_strategy=affinity).remote(1)  # type: ignore[attr-defined]
+        prepared = ray.get(worker.prepare.remote(case.env))
+        assert prepared.handle is not None, prepared.error
+        problem = as_problem(case)
+        job = (case.env, prepared.handle.key, problem.solution, problem.hidden_test,
+               Limits(wall_seconds=30), ("pytest",))  # fmt: skip
+        [missing] = ray.get(worker.run.remote([job]))
+        assert missing.status.value == "harness_error" and case.snapshot in missing.message
+        ray.get(worker.add_snapshot.remote(case.snapshot, snapshots.archive_bytes(case.snapshot)))
+        assert (tmp_path / "fresh-home" / "repos" / case.snapshot).is_dir()
+        [result] = ray.get(worker.run.remote([job]))
+        assert result.status.value == "passed", result.message
+        ray.get(worker.close.remote())
+    finally:
+        ray.shutdown()
+        cluster.remove_node(node)
