@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tarfile
 import textwrap
 from pathlib import Path
@@ -186,3 +187,49 @@ def test_no_interpreter_for_requires_python_is_a_rejection(tmp_path: Path) -> No
             build_repo(root, service)
     finally:
         service.close()
+
+
+@pytest.mark.integration
+def test_a_conftest_that_kills_the_run_rejects_the_repository(tmp_path: Path) -> None:
+    root = write_repo(tmp_path / "r")
+    (root / "conftest.py").write_text("import os\nos._exit(0)\n")
+    service = ExecutionService(jobs=1)
+    try:
+        with pytest.raises(RepoRejected, match=r"test suite could not run.*before the tests"):
+            build_repo(root, service)
+    finally:
+        service.close()
+
+
+@pytest.mark.integration
+def test_a_malformed_workspace_file_falls_back_to_derived_queries(tmp_path: Path) -> None:
+    from pinbench.ide.cases import Kind, WorkspaceCase
+    from pinbench.ide.collect import Context, Quotas, collect
+
+    root = write_repo(tmp_path / "r")
+    (root / ".pinbench" / "workspace.json").write_text('{"query": "not a list"}')
+    service = ExecutionService(jobs=1)
+    try:
+        build, env = build_repo(root, service)
+        context = Context(build, env, snapshots.load(build.snapshot), service, Quotas())
+        result = collect(context, [Kind.WORKSPACE])
+    finally:
+        service.close()
+    assert any("workspace.json is not a list" in reason for reason in result.dropped)
+    derived = [c for c in result.cases if isinstance(c, WorkspaceCase)]
+    assert derived and all(c.keywords[0] in c.relevant[0] for c in derived)
+
+
+def test_a_dataset_whose_snapshot_is_missing_is_one_clear_error(tmp_path: Path) -> None:
+    from pinbench.ide import dataset
+    from pinbench.problems.loaders.base import DatasetError
+
+    cases = tmp_path / "cases.jsonl"
+    row = {
+        "scenario": "doc", "id": "x", "repo": "r", "snapshot": "e" * 20,
+        "env": {"python": "3.11", "pins": []}, "python_version": "3.11",
+        "path": "a.py", "qualname": "f", "reference": "Do it.",
+    }  # fmt: skip
+    cases.write_text(json.dumps(row) + "\n")
+    with pytest.raises(DatasetError, match=r"snapshot e+ unavailable"):
+        dataset.read(cases)

@@ -402,7 +402,7 @@ def _workspace(context: Context, result: Collection) -> list[Case]:
     chunks = _chunks(context)
     if not chunks:
         return []
-    queries = _declared_queries(context) or _derived_queries(context, chunks)
+    queries = _declared_queries(context, result) or _derived_queries(context, chunks)
     cases: list[Case] = []
     by_id = {c.id: c for c in chunks}
     for index, (query, keywords, relevant) in enumerate(queries[: context.limits.per_scenario]):
@@ -457,14 +457,24 @@ def _qualname(tree: ast.Module, target: ast.ClassDef) -> str:
     return walk(tree.body, "") or target.name
 
 
-def _declared_queries(context: Context) -> list[tuple[str, list[str], list[str]]]:
+def _declared_queries(
+    context: Context, result: Collection
+) -> list[tuple[str, list[str], list[str]]]:
+    """The repository's own queries; a malformed file is reported and derived ones used."""
     if WORKSPACE_FILE not in context.snapshot.files:
         return []
+    queries = []
     try:
         rows = json.loads(context.snapshot.read(WORKSPACE_FILE))
-        return [(r["query"], list(r["keywords"]), list(r["relevant"])) for r in rows]
+        for row in rows:
+            query, keywords, relevant = row["query"], row["keywords"], row["relevant"]
+            if not (isinstance(query, str) and query.strip() and keywords and relevant):
+                raise ValueError(f"empty query, keywords or relevant in {row!r:.80}")
+            queries.append((query, [str(k) for k in keywords], [str(r) for r in relevant]))
     except (ValueError, KeyError, TypeError) as exc:
-        raise ValueError(f"{WORKSPACE_FILE}: not a list of query objects ({exc})") from exc
+        result.drop(f"workspace: {WORKSPACE_FILE} is not a list of query objects ({exc})")
+        return []
+    return queries
 
 
 def _derived_queries(
