@@ -61,7 +61,14 @@ def collect_cmd(
         err.print("[red]error:[/] no case collected")
         raise typer.Exit(1)
     dataset.write(cases, out)
-    console.print(f"wrote {len(cases)} cases to {out} (snapshots in {dataset.repos_dir(out)})")
+    for result in results:  # the resolution and baseline each case's repository came from
+        if result.build is not None:
+            record = dataset.repos_dir(out) / f"{result.build.snapshot}.build.json"
+            record.write_text(result.build.model_dump_json(indent=1))
+    console.print(
+        f"wrote {len(cases)} cases to {out} (snapshots, resolutions and baselines in "
+        f"{dataset.repos_dir(out)})"
+    )
 
 
 def _sources(text: str) -> list[Path]:

@@ -41,6 +41,9 @@ def test_collect_writes_cases_of_every_scenario_and_the_snapshot(collected: Path
     assert {r["repo"] for r in rows} == {"shapes"}
     [digest] = {r["snapshot"] for r in rows}
     assert (collected.parent / "cases.repos" / f"{digest}.tar.gz").is_file()
+    record = json.loads((collected.parent / "cases.repos" / f"{digest}.build.json").read_text())
+    assert record["env"]["pins"] == [] and record["sources"] == ["pyproject.toml"]
+    assert len(record["baseline"]["outcomes"]) == 4
 
 
 def test_a_moved_dataset_runs_on_a_fresh_home_and_a_bad_row_is_named(

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import configparser
-import json
 import os
 import re
 import subprocess
@@ -112,6 +111,9 @@ def build_repo(
     own = canonicalize_name(name or source.name)
     declared = [r for r in declared if canonicalize_name(Requirement(r).name) != own]
     python_version = _choose_python(python)
+    if snap.skipped:
+        shown = ", ".join(snap.skipped[:5]) + (" ..." if len(snap.skipped) > 5 else "")
+        notes.append(f"left out {len(snap.skipped)} binary or oversized files: {shown}")
     pins = resolve_pins(declared, python_version)
     spec = EnvSpec(python=python_version, pins=tuple(pins), extras=("pytest",))
     env = _ensure(spec)
@@ -125,8 +127,7 @@ def build_repo(
         python_version=".".join(map(str, env.resolution.interpreter.version[:2])),
         env_key=env.key,
         baseline=baseline,
-        notes=notes
-        + [f"skipped non-text or oversized files: {len(snap.skipped)}"] * bool(snap.skipped),
+        notes=notes,
     )
     memo.write_text(build.model_dump_json(indent=1))
     return build, env
@@ -353,18 +354,3 @@ def resolve_pins(requirements: list[str], python_version: str) -> list[str]:
         reason = " ".join(done.stderr.split())[-800:]
         raise RepoRejected(f"dependencies cannot be resolved: {reason}")
     return [line.strip() for line in done.stdout.splitlines() if "==" in line]
-
-
-def describe(build: RepoBuild) -> str:
-    base = build.baseline
-    passing = len(base.passing)
-    return json.dumps(
-        {
-            "repo": build.name,
-            "snapshot": build.snapshot,
-            "python": build.python_version,
-            "pins": list(build.env.pins),
-            "tests": {"collected": len(base.outcomes), "passing": passing},
-            "suite_seconds": base.seconds,
-        }
-    )
