@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import tarfile
 import textwrap
 from pathlib import Path
@@ -150,16 +151,22 @@ def test_resolution_records_exact_pins() -> None:
 # ------------------------------------------------------------------ rejections
 
 
+def _rejection(root: Path) -> str:
+    """Why `build_repo` rejects the repository (the test fails if it is accepted)."""
+    service = ExecutionService(jobs=1)
+    try:
+        with pytest.raises(RepoRejected) as rejected:
+            build_repo(root, service)
+    finally:
+        service.close()
+    return str(rejected.value)
+
+
 @pytest.mark.integration
 def test_unresolvable_dependencies_reject_the_repository_with_the_reason(tmp_path: Path) -> None:
     root = write_repo(tmp_path / "r")
     (root / "requirements.txt").write_text("pinbench-no-such-package-xyz==1.0\n")
-    service = ExecutionService(jobs=1)
-    try:
-        with pytest.raises(RepoRejected, match=r"cannot be resolved.*pinbench-no-such-package"):
-            build_repo(root, service)
-    finally:
-        service.close()
+    assert re.search(r"cannot be resolved.*pinbench-no-such-package", _rejection(root))
 
 
 @pytest.mark.integration
@@ -171,34 +178,19 @@ def test_a_suite_over_the_limit_is_rejected(
         "import time\n\ndef test_slow():\n    time.sleep(60)\n"
     )
     monkeypatch.setattr(build_mod, "SUITE_LIMIT_SECONDS", 3.0)
-    service = ExecutionService(jobs=1)
-    try:
-        with pytest.raises(RepoRejected, match="tests take over"):
-            build_repo(root, service)
-    finally:
-        service.close()
+    assert re.search("tests take over", _rejection(root))
 
 
 def test_no_interpreter_for_requires_python_is_a_rejection(tmp_path: Path) -> None:
     root = _repo(tmp_path / "r", {"pyproject.toml": '[project]\nname="x"\nrequires-python=">=9"\n'})
-    service = ExecutionService(jobs=1, warm=False)
-    try:
-        with pytest.raises(RepoRejected, match="requires-python >=9"):
-            build_repo(root, service)
-    finally:
-        service.close()
+    assert re.search("requires-python >=9", _rejection(root))
 
 
 @pytest.mark.integration
 def test_a_conftest_that_kills_the_run_rejects_the_repository(tmp_path: Path) -> None:
     root = write_repo(tmp_path / "r")
     (root / "conftest.py").write_text("import os\nos._exit(0)\n")
-    service = ExecutionService(jobs=1)
-    try:
-        with pytest.raises(RepoRejected, match=r"test suite could not run.*before the tests"):
-            build_repo(root, service)
-    finally:
-        service.close()
+    assert re.search(r"test suite could not run.*before the tests", _rejection(root))
 
 
 @pytest.mark.integration
