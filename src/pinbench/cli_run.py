@@ -196,6 +196,9 @@ def run_cmd(
     path = Path(dataset)
     scenario: Scenario | None = None
     if task == "generation":
+        if ide_dataset.looks_like(path):
+            err.print(f"[red]error:[/] {path} holds IDE cases: run it with --task ide")
+            raise typer.Exit(2)
         fmt = fmt or detect_or_exit(path)
         problems = split_or_exit(load_or_exit(path, fmt, False).problems, split)
     elif task == "ide":

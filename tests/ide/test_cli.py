@@ -74,6 +74,8 @@ def test_unknown_split_and_missing_repositories_are_one_clear_error(
 ) -> None:
     code, output = _invoke("run", "--task", "ide", "-d", str(collected), "--split", "nope")
     assert code == 2 and "--split for IDE cases" in output
+    code, output = _invoke("run", "-d", str(collected), "-m", "reference")
+    assert code == 2 and "holds IDE cases: run it with --task ide" in " ".join(output.split())
     code, output = _invoke("ide", "collect", str(tmp_path / "missing"))
     assert code == 2 and "no such repository" in output
     bad = write_repo(tmp_path / "bad")
