@@ -96,6 +96,28 @@ def test_reading_the_dataset_finds_nothing(run: Run, dataset_dir: Path) -> None:
     assert "SECRET_EXPECTED" not in result.stdout + result.stderr + result.message
 
 
+def test_inherited_descriptors_do_not_reach_the_host(run: Run, dataset_dir: Path) -> None:
+    """A directory descriptor left open from outside the sandbox's root leads back to the host's
+    tree by `..`: the program must hold none (a warm server's own descriptors included)."""
+    program = f"""
+import os, stat
+reached = []
+for fd in range(256):
+    try:
+        if not stat.S_ISDIR(os.fstat(fd).st_mode):
+            continue
+        up = '../' * 40 + {str(dataset_dir / "hidden_test.py").lstrip("/")!r}
+        with open(os.open(up, os.O_RDONLY, dir_fd=fd)) as fh:
+            reached.append(fh.read())
+    except OSError:
+        pass
+print(reached)
+"""
+    result = run(program, "assert reached == []")
+    assert result.status is Status.PASSED, result
+    assert "SECRET_EXPECTED" not in result.stdout
+
+
 def test_write_into_the_environment_is_refused(run: Run, env_python: Path) -> None:
     site = next(env_python.parent.parent.glob("lib/python*/site-packages"))
     target = site / f"{HOSTILE_MARK}.pth"

@@ -783,6 +783,23 @@ def _join_cgroup(group):
         os.close(fd)
 
 
+CLOSE_RANGE = 436  # the same number on x86_64 and aarch64 (Linux 5.9+)
+
+
+def _close_inherited(proof_fd):
+    """In a child of a warm server: keep only the standard streams and the proof (moved to fd
+    3). Any other descriptor was the server's (its cgroup directory, a preloaded library's
+    files): a directory opened outside the sandbox's root leads back to the host by `..`."""
+    if proof_fd != 3:
+        os.dup2(proof_fd, 3)
+        os.close(proof_fd)
+    if _libc.syscall(CLOSE_RANGE, 4, ctypes.c_uint(0xFFFFFFFF), 0) != 0:
+        import resource
+
+        os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+    return 3
+
+
 def _fresh_scratch(tmpfs_bytes):
     """In a child of a warm server: a new /tmp, /var/tmp and /dev/shm of its own (with the
     environment bound back in when it lives under one of them, e.g. a home under /tmp).
@@ -817,6 +834,7 @@ def run_job(job, in_server):
         if job.get("cgroup"):  # first, while still privileged: every descendant inherits it
             _join_cgroup(job["cgroup"])
         if in_server:
+            proof_fd = _close_inherited(proof_fd)
             # The server's user, pid and network namespaces (no interface up) and its root are
             # shared: it runs one execution at a time and kills all it left before the next.
             # Fresh per execution: mounts (scratch) and SysV IPC (whose objects outlive processes).
