@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from pinbench.sandbox.warm import WarmPools
 pytestmark = pytest.mark.integration
 
 TEST = TestSpec(kind=TestKind.SCRIPT, code="assert x == 1")
+TEST_TRUE = TestSpec(kind=TestKind.SCRIPT, code="assert True")
 
 
 def _run(python: Path, pools: WarmPools, preload: tuple[str, ...] = ("json",)) -> str:
@@ -90,4 +92,55 @@ def test_an_environment_under_tmp_stays_importable_in_warm_children(
     for _ in range(2):  # json preloaded; pytest imported lazily by the child
         result = execute(env.python, "import pytest\nx = 1", TEST, warm=pools, preload=("json",))
         assert result.status is Status.PASSED and result.path == "warm", result
+    pools.close()
+
+
+def _server_pid(pools: WarmPools) -> int:
+    """The server itself: the child of the process the pool started (its pid namespace's 1)."""
+    (server,) = next(iter(pools._pools.values())).idle
+    children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
+    return int(children[0]) if children else server.pid
+
+
+def test_each_execution_gets_fresh_scratch_without_the_server_accumulating_mounts(
+    env_python: Path,
+) -> None:
+    """The server renews the next child's namespaces between executions: nothing a program
+    left in /tmp, /var/tmp or /dev/shm reaches the next one, and the server's mount table
+    stays the same size (a copy of the last namespace would stack a layer per execution)."""
+    pools = WarmPools(detect(), per_env=1)
+    program = (
+        "import glob, os\n"
+        "left = [p for d in ('/tmp', '/var/tmp', '/dev/shm') for p in glob.glob(d + '/left*')]\n"
+        "for d in ('/tmp', '/var/tmp', '/dev/shm'):\n"
+        "    open(os.path.join(d, 'left%d' % os.getpid()), 'w').write('x')\n"
+    )
+    test = TestSpec(kind=TestKind.SCRIPT, code="assert left == [], left")
+    sizes = []
+    for i in range(24):
+        result = execute(env_python, program, test, warm=pools, preload=("json",))
+        assert result.status is Status.PASSED and result.path == "warm", result
+        if i in (3, 23):
+            time.sleep(0.5)  # the server renews after it has answered: let it finish
+            mounts = Path(f"/proc/{_server_pid(pools)}/mountinfo").read_text()
+            sizes.append(len(mounts.splitlines()))
+    assert sizes[0] == sizes[1], sizes
+    pools.close()
+
+
+def test_unseeded_generators_differ_between_warm_executions() -> None:
+    """A fresh interpreter seeds `random` and numpy's global generator anew; each warm child
+    must too, or every sample of a problem would draw the same numbers."""
+    from pinbench.envs.builder import ensure
+    from pinbench.problems.model import EnvSpec
+
+    python = ensure(EnvSpec(python="3.11", pins=("numpy==1.26.4",))).python
+    pools = WarmPools(detect(), per_env=1)
+    program = "import random\nimport numpy as np\nprint(random.random(), np.random.random())"
+    draws = []
+    for _ in range(4):
+        result = execute(python, program, TEST_TRUE, warm=pools, preload=("numpy", "random"))
+        assert result.status is Status.PASSED and result.path == "warm", result
+        draws.append(result.stdout.split())
+    assert len({d[0] for d in draws}) == 4 and len({d[1] for d in draws}) == 4, draws
     pools.close()

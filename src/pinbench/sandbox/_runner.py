@@ -217,18 +217,25 @@ def _lay_out_files(files, read_only_mount):
     ownership when the program will run as another uid (root's files, 0444, in root's 0755
     directory, inside the sticky scratch), else by a read-only bind mount where we have a
     mount namespace."""
+    # os-level calls: in a warm child every Python object touched is a page copied.
     for directory, mode in ((WORKDIR, 0o1777), (CODEDIR, 0o755)):
         _mkdir(directory)
         os.chmod(directory, mode)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
     for name, text in files.items():
-        path = os.path.join(CODEDIR, name)
-        if os.sep in name:  # a repository's tree
+        path = CODEDIR + "/" + name
+        if "/" in name:  # a repository's tree
             parent = os.path.dirname(path)
             if not os.path.isdir(parent):
                 os.makedirs(parent, 0o755)
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(path, 0o444)
+        fd = os.open(path, flags, 0o444)
+        try:
+            view = memoryview(text.encode("utf-8"))
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fchmod(fd, 0o444)  # whatever the umask
+        finally:
+            os.close(fd)
     if read_only_mount:
         _mount(CODEDIR, CODEDIR, None, MS_BIND, None)
         _mount("none", CODEDIR, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID, None)
@@ -718,6 +725,9 @@ def prepare_server(iso, keep, tmpfs_bytes):
             _mirror_child(child, os._exit)
         _libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)
     if iso.get("mount"):
+        # Each execution gets a copy of this namespace as built (`renew_namespaces`), not of
+        # the last one, which would stack one more scratch layer per execution.
+        TEMPLATE_NS.append(os.open("/proc/self/ns/mnt", os.O_RDONLY))
         _build_root(keep, tmpfs_bytes, with_proc=bool(iso.get("pid")))
         for path in keep:  # a kept dir under a scratch dir is re-bound over each fresh scratch
             if any(path == s or path.startswith(s + "/") for s in SCRATCH):
@@ -727,6 +737,7 @@ def prepare_server(iso, keep, tmpfs_bytes):
 
 
 SCRATCH = ("/tmp", "/var/tmp", "/dev/shm")
+TEMPLATE_NS = []  # a warm server's mount namespace as it was built (an fd)
 KEPT_IN_SCRATCH = []  # paths a warm server's children bind back over their fresh scratch
 
 
@@ -738,22 +749,31 @@ def _on_alarm(signum, frame):
     raise _Deadline()
 
 
-def clean_up_after(child, wall):
-    """In a warm server: wait for the execution up to its wall deadline (then kill it), and when
-    we are pid 1 kill and reap whatever it left behind (daemons, orphans), as the end of a cold
-    run's pid namespace would. Returns (wait status, whether the deadline struck)."""
+def fork_and_wait(fork, child, wall):
+    """In a warm server: fork a child that runs `child()` (which never returns), wait for it up
+    to its wall deadline (then kill it), and when we are pid 1 kill and reap whatever it left
+    behind (daemons, orphans), as the end of a cold run's pid namespace would. Returns (wait
+    status, whether the deadline struck).
+
+    The deadline is armed before the fork (a child inherits no timer), so while the child runs
+    the server only waits: every page the server writes while a child shares it is a copy."""
     import signal
 
     signal.signal(signal.SIGALRM, _on_alarm)
-    timed_out = False
+    signal.setitimer(signal.ITIMER_REAL, max(0.001, wall))
+    pid, timed_out = 0, False
     try:
-        signal.setitimer(signal.ITIMER_REAL, max(0.001, wall))
-        _, status = os.waitpid(child, 0)
+        pid = fork()
+        if pid == 0:
+            child()
+        _, status = os.waitpid(pid, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
     except _Deadline:
         timed_out = True
-        os.kill(child, 9)
-        _, status = os.waitpid(child, 0)
+        if not pid:  # the deadline struck before the fork returned: nothing ran
+            return 128 + 9, True
+        os.kill(pid, 9)
+        _, status = os.waitpid(pid, 0)
     if os.getpid() == 1:
         try:
             os.kill(-1, 9)  # pid 1 of our namespace: every process here but us
@@ -800,9 +820,22 @@ def _close_inherited(proof_fd):
     return 3
 
 
+def renew_namespaces(iso, tmpfs_bytes):
+    """In a warm server, between executions, once every process of the last one is gone: the
+    next child's fresh mount namespace with new /tmp, /var/tmp and /dev/shm, and fresh SysV
+    IPC (whose objects outlive processes). The server's user, pid and network namespaces (no
+    interface up) and its root are shared by all its executions, one at a time. Done here
+    rather than in the child, it is off the critical path: the host is reading the outcome."""
+    if iso.get("mount"):
+        _check(_libc.setns(TEMPLATE_NS[0], CLONE_NEWNS), "setns")
+    _enter_namespaces({"mount": iso.get("mount"), "ipc": iso.get("net")})
+    if iso.get("mount"):
+        _fresh_scratch(tmpfs_bytes)
+
+
 def _fresh_scratch(tmpfs_bytes):
-    """In a child of a warm server: a new /tmp, /var/tmp and /dev/shm of its own (with the
-    environment bound back in when it lives under one of them, e.g. a home under /tmp).
+    """A new /tmp, /var/tmp and /dev/shm (with the environment bound back in when it lives
+    under one of them, e.g. a home under /tmp).
 
     The server's mounts are all private (`_build_root`), so this namespace's copies are too:
     nothing mounted here propagates back to the server."""
@@ -834,13 +867,9 @@ def run_job(job, in_server):
         if job.get("cgroup"):  # first, while still privileged: every descendant inherits it
             _join_cgroup(job["cgroup"])
         if in_server:
+            # Namespaces and scratch are the server's, renewed before each execution
+            # (`renew_namespaces`): nothing to set up here but the descriptors.
             proof_fd = _close_inherited(proof_fd)
-            # The server's user, pid and network namespaces (no interface up) and its root are
-            # shared: it runs one execution at a time and kills all it left before the next.
-            # Fresh per execution: mounts (scratch) and SysV IPC (whose objects outlive processes).
-            _enter_namespaces({"mount": iso.get("mount"), "ipc": iso.get("net")})
-            if iso.get("mount"):
-                _fresh_scratch(tmpfs_bytes)
         else:
             _enter_namespaces(iso)
             if iso.get("pid"):
