@@ -118,6 +118,13 @@ print(reached)
     assert "SECRET_EXPECTED" not in result.stdout
 
 
+def test_no_execution_can_gain_privileges_through_exec(run: Run) -> None:
+    """no_new_privs holds for the program (a warm server sets it on itself for its children)."""
+    program = "flags = [l.split()[1] for l in open('/proc/self/status') if l.startswith('NoNew')]"
+    result = run(program, "assert flags == ['1'], flags")
+    assert result.status is Status.PASSED, result
+
+
 def test_write_into_the_environment_is_refused(run: Run, env_python: Path) -> None:
     site = next(env_python.parent.parent.glob("lib/python*/site-packages"))
     target = site / f"{HOSTILE_MARK}.pth"

@@ -734,6 +734,8 @@ def prepare_server(iso, keep, tmpfs_bytes):
                 KEPT_IN_SCRATCH.append(path)
     if os.getsid(0) != os.getpid():
         os.setsid()
+    # Inherited by every child, and never lost: no execution can gain privileges through exec.
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
 
 
 SCRATCH = ("/tmp", "/var/tmp", "/dev/shm")
@@ -806,18 +808,29 @@ def _join_cgroup(group):
 CLOSE_RANGE = 436  # the same number on x86_64 and aarch64 (Linux 5.9+)
 
 
-def _close_inherited(proof_fd):
+def _close_inherited(proof_fd, highest):
     """In a child of a warm server: keep only the standard streams and the proof (moved to fd
     3). Any other descriptor was the server's (its cgroup directory, a preloaded library's
-    files): a directory opened outside the sandbox's root leads back to the host by `..`."""
+    files): a directory opened outside the sandbox's root leads back to the host by `..`.
+    `highest` is the server's highest descriptor when it forked (None if it could not tell)."""
     if proof_fd != 3:
         os.dup2(proof_fd, 3)
         os.close(proof_fd)
-    if _libc.syscall(CLOSE_RANGE, 4, ctypes.c_uint(0xFFFFFFFF), 0) != 0:
+    if highest is not None:  # a few close calls: no ctypes call, whose first use copies pages
+        os.closerange(4, highest + 1)
+    elif _libc.syscall(CLOSE_RANGE, 4, ctypes.c_uint(0xFFFFFFFF), 0) != 0:
         import resource
 
         os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
     return 3
+
+
+def highest_descriptor():
+    """In a warm server, before a fork: its highest open descriptor, or None without /proc."""
+    try:
+        return max(int(fd) for fd in os.listdir("/proc/self/fd"))
+    except (OSError, ValueError):
+        return None
 
 
 def renew_namespaces(iso, tmpfs_bytes):
@@ -869,7 +882,7 @@ def run_job(job, in_server):
         if in_server:
             # Namespaces and scratch are the server's, renewed before each execution
             # (`renew_namespaces`): nothing to set up here but the descriptors.
-            proof_fd = _close_inherited(proof_fd)
+            proof_fd = _close_inherited(proof_fd, job.get("highest_fd"))
         else:
             _enter_namespaces(iso)
             if iso.get("pid"):
@@ -892,7 +905,8 @@ def run_job(job, in_server):
             _drop_privileges(int(iso["uid"]), int(iso["gid"]))
         elif iso.get("userns"):
             _drop_capabilities()
-        _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        if not in_server:  # a warm server set it on itself: its children inherit it
+            _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
         sys.path[:0] = [CODEDIR, WORKDIR]
         sys.dont_write_bytecode = True
     except Exception:
