@@ -6,8 +6,9 @@
   pytest    the GitChameleon-style baseline: `python -m venv` + `pip install` per environment,
             then `python -m pytest` per sample in a thread pool of 0.75 x cores
 
-Usage: uv run python bench/throughput.py [--n 300] [--n-slow 40]
+Usage: uv run python bench/throughput.py [--n 300] [--n-slow 40] [--jobs J]
 Slow paths run the first --n-slow programs of the same list. Tiny numpy tests, then pandas.
+pinbench runs --jobs executions at once (default: its own default, cores + 1).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from pinbench.envs.builder import Environment, ensure
+from pinbench.executions import default_jobs
 from pinbench.problems.model import EnvSpec, TestKind, TestSpec
 from pinbench.sandbox.executor import execute
 from pinbench.sandbox.isolation import detect
@@ -32,7 +34,6 @@ from pinbench.sandbox.outcome import Status
 from pinbench.sandbox.warm import WarmPools
 
 CORES = os.cpu_count() or 2
-JOBS = CORES
 BASELINE_THREADS = max(1, math.ceil(0.75 * CORES))
 
 SUITES = {
@@ -129,24 +130,26 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=300)
     parser.add_argument("--n-slow", type=int, default=40)
+    parser.add_argument("--jobs", type=int, default=default_jobs())
     args = parser.parse_args()
-    print(f"{CORES} cores; pinbench --jobs {JOBS}; baseline threads {BASELINE_THREADS}")
+    jobs = args.jobs
+    print(f"{CORES} cores; pinbench --jobs {jobs}; baseline threads {BASELINE_THREADS}")
     print(f"isolation: {detect().level}")
     for name, (spec, program, test) in SUITES.items():
         env = ensure(spec)
         module = "numpy" if name == "numpy" else "pandas"
-        pools = WarmPools(detect(), per_env=JOBS)
+        pools = WarmPools(detect(), per_env=jobs)
         warm_run = pinbench_path(env, program, test, pools, module)
         # Start-up is not throughput: servers start once per environment, one per job, so the
         # warm-up runs as many at once as the measurement does.
-        rate(4 * JOBS, warm_run, JOBS)
+        rate(4 * jobs, warm_run, jobs)
         results: dict[str, tuple[float, int, int]] = {}
-        r, ok = rate(args.n, warm_run, JOBS)
+        r, ok = rate(args.n, warm_run, jobs)
         results["pinbench warm"] = (r, ok, args.n)
         pools.rss_bytes()
         peak = pools.peak_rss_bytes
         pools.close()
-        r, ok = rate(args.n_slow, pinbench_path(env, program, test, None, module), JOBS)
+        r, ok = rate(args.n_slow, pinbench_path(env, program, test, None, module), jobs)
         results["pinbench cold"] = (r, ok, args.n_slow)
         with tempfile.TemporaryDirectory() as tmp:
             work = Path(tmp)
@@ -163,7 +166,7 @@ def main() -> None:
         print(f"  baseline venv + pip install: {venv_seconds:.1f} s per environment")
         for label, (r, ok, n) in results.items():
             print(f"  {label:18} {r:7.1f} exec/s  ({ok}/{n} passed)   warm is {warm / r:5.1f}x")
-        print(f"  warm servers' peak RSS: {peak / 2**20:.0f} MB ({JOBS} servers)")
+        print(f"  warm servers' peak RSS: {peak / 2**20:.0f} MB ({jobs} servers)")
     sys.stdout.flush()
 
 

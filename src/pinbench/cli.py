@@ -31,7 +31,7 @@ from pinbench.cli_mine import mine_cmd
 from pinbench.cli_report import compare_cmd, report_cmd
 from pinbench.cli_run import run_cmd, runs_app
 from pinbench.envs import builder
-from pinbench.executions import ExecutionService
+from pinbench.executions import ExecutionService, default_jobs
 from pinbench.problems.loaders import (
     LOADERS,
 )
@@ -98,8 +98,9 @@ def validate_cmd(
         ),
     ] = False,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", help="Parallel builds and executions (default: cores).")
-    ] = os.cpu_count() or 2,
+        int,
+        typer.Option("--jobs", "-j", help="Parallel builds and executions (default: cores + 1)."),
+    ] = default_jobs(),
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Write per-problem outcomes.")
     ] = None,

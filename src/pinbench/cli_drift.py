@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -20,7 +19,7 @@ from pinbench.cli_common import (
     split_or_exit,
 )
 from pinbench.drift import DriftSummary, drift
-from pinbench.executions import ExecutionService
+from pinbench.executions import ExecutionService, default_jobs
 from pinbench.runner import RunConfig
 from pinbench.sandbox.outcome import Limits
 
@@ -36,7 +35,7 @@ def drift_cmd(
             help="More versions to try, per library: `numpy=1.21.6,1.23.5` (repeatable).",
         ),
     ] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j")] = os.cpu_count() or 2,
+    jobs: Annotated[int, typer.Option("--jobs", "-j")] = default_jobs(),
     json_path: Annotated[Path | None, typer.Option("--json", help="Write the summary.")] = None,
     results: ResultsOpt = None,
 ) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -12,7 +11,7 @@ from rich.table import Table
 
 from pinbench import snapshots
 from pinbench.cli_common import console, err
-from pinbench.executions import ExecutionService
+from pinbench.executions import ExecutionService, default_jobs
 from pinbench.ide import dataset
 from pinbench.ide.cases import Case, Kind
 from pinbench.ide.collect import Quotas, RepoResult, builtin_repositories, collect_repositories
@@ -37,7 +36,7 @@ def collect_cmd(
         int, typer.Option("--per-scenario", help="Most cases of one scenario per repository.")
     ] = 50,
     per_file: Annotated[int, typer.Option("--per-file", help="Most cases per file.")] = 5,
-    jobs: Annotated[int, typer.Option("--jobs", "-j")] = os.cpu_count() or 2,
+    jobs: Annotated[int, typer.Option("--jobs", "-j")] = default_jobs(),
     refresh: Annotated[
         bool, typer.Option("--refresh", help="Rebuild and re-run baselines even if remembered.")
     ] = False,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from collections import Counter
 from pathlib import Path
 from typing import Annotated
@@ -13,7 +12,7 @@ import typer
 from rich.table import Table
 
 from pinbench.cli_common import console, err, progress_bar
-from pinbench.executions import ExecutionService
+from pinbench.executions import ExecutionService, default_jobs
 from pinbench.mining.lifespans import Mined, Snapshot, candidates, mine, released_versions
 from pinbench.report.html import render
 
@@ -29,7 +28,7 @@ def mine_cmd(
     ] = None,
     python: Annotated[str | None, typer.Option("--python", help="Interpreter X.Y.")] = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")] = Path("mined"),
-    jobs: Annotated[int, typer.Option("--jobs", "-j")] = os.cpu_count() or 2,
+    jobs: Annotated[int, typer.Option("--jobs", "-j")] = default_jobs(),
 ) -> None:
     """Introspect LIBRARY's public API in an environment per version (sandboxed, a deadline per
     module), diff consecutive versions, and write the lifespan of every API (JSON, CSV, HTML),

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import csv
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -29,6 +28,7 @@ from pinbench.cli_common import (
 )
 from pinbench.cli_ide import builtin_cases
 from pinbench.cli_report import load_report
+from pinbench.executions import default_jobs
 from pinbench.executors import Executor, LocalExecutor
 from pinbench.ide import dataset as ide_dataset
 from pinbench.ide.cases import Kind
@@ -125,9 +125,9 @@ def run_cmd(
         int, typer.Option("--retries", help="Retries of a failed request (429, 5xx, timeouts).")
     ] = 6,
     parallel: Annotated[int, typer.Option("--parallel", help="Embedded model slots.")] = 4,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Concurrent executions.")] = (
-        os.cpu_count() or 2
-    ),
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Concurrent executions (default: cores + 1).")
+    ] = default_jobs(),
     executor: Annotated[
         str,
         typer.Option(
