@@ -96,7 +96,6 @@ class UidPool:
 
     @contextmanager
     def lease(self) -> Iterator[int]:
-        self._dir.mkdir(mode=0o700, exist_ok=True)
         uid, fd = self._acquire()
         try:
             yield uid
@@ -106,12 +105,20 @@ class UidPool:
             with self._lock:
                 self._held.discard(uid)
 
+    def _open(self, uid: int) -> int:
+        path = f"{self._dir}/{uid}.lock"
+        try:
+            return os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+        except FileNotFoundError:  # first use, or a temp cleaner removed it
+            self._dir.mkdir(mode=0o700, exist_ok=True)
+            return os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+
     def _acquire(self) -> tuple[int, int]:
         with self._lock:
             for uid in range(self._base, self._base + self._size):
                 if uid in self._held:
                     continue
-                fd = os.open(self._dir / f"{uid}.lock", os.O_CREAT | os.O_RDWR, 0o600)
+                fd = self._open(uid)
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except BlockingIOError:
