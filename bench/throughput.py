@@ -7,8 +7,11 @@
             then `python -m pytest` per sample in a thread pool of 0.75 x cores
 
 Usage: uv run python bench/throughput.py [--n 300] [--n-slow 40] [--jobs J]
+       uv run python bench/throughput.py --sweep 2,3 [--n 1500] [--rounds 3]
 Slow paths run the first --n-slow programs of the same list. Tiny numpy tests, then pandas.
-pinbench runs --jobs executions at once (default: its own default, cores + 1).
+pinbench runs --jobs executions at once (default: its own default, cores + 1). --sweep runs
+only the warm path on numpy, alternating the given --jobs values round by round, and prints
+each round's rate and how busy the machine's CPUs were.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import argparse
 import math
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -126,12 +130,44 @@ def baseline_env(interpreter: Path, env: Environment, target: Path) -> float:
     return time.perf_counter() - started
 
 
+def _busy() -> tuple[int, int]:
+    """(busy, total) CPU ticks of the whole machine so far."""
+    ticks = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)
+
+
+def sweep(values: list[int], n: int, rounds: int) -> None:
+    spec, program, test = SUITES["numpy"]
+    env = ensure(spec)
+    pools = {j: WarmPools(detect(), per_env=j) for j in values}
+    runs = {j: pinbench_path(env, program, test, pools[j], "numpy") for j in values}
+    for j in values:
+        rate(4 * j, runs[j], j)
+    rates: dict[int, list[float]] = {j: [] for j in values}
+    for round_ in range(rounds):
+        for j in values:
+            busy0, total0 = _busy()
+            r, _ = rate(n, runs[j], j)
+            busy1, total1 = _busy()
+            rates[j].append(r)
+            load = 100 * (busy1 - busy0) / max(1, total1 - total0)
+            print(f"round {round_ + 1} --jobs {j}: {r:6.1f} exec/s, CPUs {load:.0f}% busy")
+    for j in values:
+        print(f"--jobs {j}: median {statistics.median(rates[j]):.1f} exec/s")
+        pools[j].close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=300)
     parser.add_argument("--n-slow", type=int, default=40)
     parser.add_argument("--jobs", type=int, default=default_jobs())
+    parser.add_argument("--sweep", help="comma-separated --jobs values: warm numpy only")
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
+    if args.sweep:
+        sweep([int(v) for v in args.sweep.split(",")], args.n, args.rounds)
+        return
     jobs = args.jobs
     print(f"{CORES} cores; pinbench --jobs {jobs}; baseline threads {BASELINE_THREADS}")
     print(f"isolation: {detect().level}")

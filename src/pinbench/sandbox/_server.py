@@ -1,12 +1,14 @@
 """pinbench's warm server, executed by the *environment's* interpreter (Python 3.6+).
 
-It enters its own mount and network namespaces, builds the read-only root once, imports the
-libraries it was told to preload, then serves jobs from the host over a SOCK_SEQPACKET socket:
-for each job it forks a child that runs exactly the cold path's isolation and grading
-(`_runner.run_job`), so a program cannot tell, and gets the same outcome, warm or cold.
+It enters its own namespaces, builds the read-only root once, imports the libraries it was told
+to preload, then serves jobs from the host over a SOCK_SEQPACKET socket: for each job it forks a
+child that runs the cold path's isolation and grading (`_runner.run_job`), so a program gets
+the same sandbox and the same outcome, warm or cold. Between jobs, while the host reads the
+outcome, it prepares the next child's state: fresh mount (scratch) and IPC namespaces, fresh
+random seeds.
 
 Protocol: the host sends the job as JSON with three fds attached (stdout, stderr, proof pipe);
-the server answers {"exit": status, "timeout": bool} when the child has ended.
+the server answers {"exit": status, "timeout": bool} when the child and all it left have ended.
 """
 
 import array
