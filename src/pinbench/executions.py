@@ -18,8 +18,8 @@ from pinbench.store.outcomes import OutcomeCache, outcome_key
 def default_jobs() -> int:
     """Concurrent executions unless told otherwise: one more than there are cores. A warm
     execution passes from the host to its server, its child and back; with only one per core,
-    cores sit idle at each hand-off (2 cores: 86-89 % busy with 2, 96-97 % with 3, 10-25 %
-    more executions per second, `bench/throughput.py`)."""
+    cores sit idle at each hand-off (2 cores: 93-95 % busy with 2, 97-98 % with 3; median 280
+    vs 298 executions/s, `bench/throughput.py --sweep 2,3`)."""
     return (os.cpu_count() or 2) + 1
 
 

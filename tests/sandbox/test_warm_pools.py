@@ -144,3 +144,20 @@ def test_unseeded_generators_differ_between_warm_executions() -> None:
         draws.append(result.stdout.split())
     assert len({d[0] for d in draws}) == 4 and len({d[1] for d in draws}) == 4, draws
     pools.close()
+
+
+def test_deadlines_shorter_than_a_fork_time_out_and_leave_the_server_serving(
+    env_python: Path,
+) -> None:
+    """A deadline can strike while the server forks: the execution times out, the child never
+    returns into the server's loop (two readers on one socket), and the server goes on."""
+    from pinbench.sandbox.outcome import Limits
+
+    pools = WarmPools(detect(), per_env=1)
+    for wall in (0.0001, 0.0005, 0.001, 0.002) * 5:
+        result = execute(env_python, "x = 1", TEST, Limits(wall_seconds=wall), warm=pools)
+        assert result.path == "warm", result
+        assert result.status in {Status.TIMEOUT, Status.PASSED, Status.FAILED}, result
+    assert [_run(env_python, pools, ()) for _ in range(3)] == ["warm"] * 3
+    assert pools.started == 1 and pools.fallbacks == 0
+    pools.close()

@@ -747,8 +747,13 @@ class _Deadline(Exception):
     pass
 
 
+_ARMED = [False]  # a warm server's deadline is pending (a late alarm after it is ignored)
+
+
 def _on_alarm(signum, frame):
-    raise _Deadline()
+    if _ARMED[0]:
+        _ARMED[0] = False
+        raise _Deadline()
 
 
 def fork_and_wait(fork, child, wall):
@@ -761,21 +766,34 @@ def fork_and_wait(fork, child, wall):
     the server only waits: every page the server writes while a child shares it is a copy."""
     import signal
 
+    server = os.getpid()
     signal.signal(signal.SIGALRM, _on_alarm)
+    pid, status, timed_out = 0, None, False
+    _ARMED[0] = True
     signal.setitimer(signal.ITIMER_REAL, max(0.001, wall))
-    pid, timed_out = 0, False
     try:
         pid = fork()
         if pid == 0:
-            child()
+            try:
+                child()
+            finally:
+                os._exit(70)  # a child never returns into the server's loop
         _, status = os.waitpid(pid, 0)
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        _ARMED[0] = False  # inside the try: an alarm handled before this line is caught
     except _Deadline:
-        timed_out = True
-        if not pid:  # the deadline struck before the fork returned: nothing ran
-            return 128 + 9, True
-        os.kill(pid, 9)
-        _, status = os.waitpid(pid, 0)
+        if os.getpid() != server:  # raised in the child (a deadline below a fork's time)
+            os._exit(70)
+        if status is None:  # else the child had ended: the alarm came just after
+            timed_out = True
+            if not pid:  # the deadline struck before the fork returned: nothing ran
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                return 128 + 9, True
+            try:
+                os.kill(pid, 9)
+                _, status = os.waitpid(pid, 0)
+            except (ProcessLookupError, ChildProcessError):  # reaped as the alarm came
+                status = 128 + 9
+    signal.setitimer(signal.ITIMER_REAL, 0)
     if os.getpid() == 1:
         try:
             os.kill(-1, 9)  # pid 1 of our namespace: every process here but us
