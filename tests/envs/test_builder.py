@@ -99,7 +99,8 @@ def test_interpreter_without_wheels_for_the_pins_is_substituted() -> None:
     # numpy 1.21.6 ships wheels for cp37-cp310 only
     resolution = resolve(EnvSpec(python="3.12", pins=("numpy==1.21.6",)))
     assert resolution.interpreter.version[:2] == (3, 10)
-    assert resolution.substitution is not None and "no wheels" in resolution.substitution
+    assert resolution.substitution is not None
+    assert "cannot install the pins" in resolution.substitution
 
 
 def test_no_interpreter_at_all_is_a_clear_error() -> None:
@@ -166,12 +167,69 @@ def test_gc_removes_environments(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert not list((envs_dir() / ".bytecode").glob("*.pyc"))  # unused bytecode pruned too
 
 
-def test_an_interpreter_that_cannot_build_falls_back_to_the_next() -> None:
+def test_dependencies_without_wheels_in_the_era_move_to_their_first_fitting_wheel() -> None:
     # scipy 1.1.0 has cp37 wheels, but numpy as of its release (May 2018) had none for 3.7:
-    # the 3.7 build fails, and the next nearest interpreter that works is used and recorded.
+    # numpy alone moves to the first months with cp37 wheels; nothing is compiled.
     env = ensure(EnvSpec(python="3.7", pins=("scipy==1.1.0",)))
-    assert env.resolution.interpreter.minor == "3.6"
-    assert env.resolution.substitution is not None
-    assert "could not build" in env.resolution.substitution
-    again = ensure(EnvSpec(python="3.7", pins=("scipy==1.1.0",)))  # remembered: no retry
-    assert again.reused and again.resolution.interpreter.minor == "3.6"
+    assert env.resolution.interpreter.minor == "3.7" and env.resolution.substitution is None
+    era = json.loads((env.path / builder.MANIFEST).read_text())["era"]
+    assert era["source_builds"] is False
+    assert date.fromisoformat(era["cutoffs"]["numpy"]) > date(2018, 5, 6)
+    numpy = _run(env.python, "import numpy, scipy; print(numpy.__version__, scipy.__version__)")
+    assert numpy.split()[1] == "1.1.0" and numpy.startswith("1.")
+
+
+def test_an_old_pin_on_a_new_interpreter_gets_wheels_not_builds() -> None:
+    # jsonschema 3.2.0 (Nov 2019) needs pyrsistent, which had no cp310 wheels until 2021.
+    env = ensure(EnvSpec(python="3.10", pins=("jsonschema==3.2.0",)))
+    era = json.loads((env.path / builder.MANIFEST).read_text())["era"]
+    assert era["source_builds"] is False and "pyrsistent" in era["cutoffs"]
+    assert _run(env.python, "import jsonschema; print(jsonschema.__version__)") == "3.2.0"
+
+
+@pytest.mark.parametrize(("python", "pytest_version"), [("3.7", "7.4.4"), ("3.10", "8.4.2")])
+def test_harness_pytest_fits_the_interpreter_not_the_libraries_era(
+    python: str, pytest_version: str
+) -> None:
+    # six 1.12.0 is of Dec 2018: pytest of that era lacks what the runner's plugin needs and
+    # cannot compile its assertion rewrites on 3.10.
+    env = ensure(EnvSpec(python=python, pins=("six==1.12.0",), extras=("pytest",)))
+    code = "import pytest, _pytest.reports, six; print(pytest.__version__, six.__version__)"
+    assert _run(env.python, code) == f"{pytest_version} 1.12.0"
+
+
+def test_a_problem_that_pins_pytest_keeps_its_pin() -> None:
+    env = ensure(EnvSpec(python="3.9", pins=("pytest==6.2.5",), extras=("pytest",)))
+    assert _run(env.python, "import pytest; print(pytest.__version__)") == "6.2.5"
+
+
+def test_a_pin_published_only_as_source_builds_on_the_requested_interpreter() -> None:
+    # tornado 6.0.4 has wheels for Windows only: the usual way (pip) builds it, so must we.
+    resolution = resolve(EnvSpec(python="3.9", pins=("tornado==6.0.4",)))
+    assert resolution.interpreter.minor == "3.9"
+    assert resolution.substitution is not None and "source builds" in resolution.substitution
+    env = ensure(EnvSpec(python="3.9", pins=("tornado==6.0.4",)))
+    assert json.loads((env.path / builder.MANIFEST).read_text())["era"]["source_builds"] is True
+    assert _run(env.python, "import tornado; print(tornado.version)") == "6.0.4"
+
+
+def test_a_failed_build_is_remembered_and_not_retried(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PINBENCH_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("UV_CACHE_DIR", str(builder.uv_cache_dir()))
+    spec = EnvSpec(python="3.11", pins=("pytest==8.3.4", "pluggy==0.13.1"))  # unsatisfiable
+    with pytest.raises(EnvError) as first:
+        ensure(spec)
+    assert "remembered" not in str(first.value)
+    calls: list[object] = []
+    monkeypatch.setattr(builder, "_ensure", lambda *a: calls.append(a))
+    with pytest.raises(EnvError, match="remembered failure") as again:
+        ensure(spec)
+    assert calls == [] and str(first.value) in str(again.value)
+    assert builder.gc() and ensure(spec) is None and len(calls) == 1  # gc forgets it
+
+
+def _run(python: Path, code: str) -> str:
+    done = subprocess.run([str(python), "-c", code], capture_output=True, text=True, check=True)
+    return done.stdout.strip()

@@ -23,12 +23,13 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from pinbench.envs import index
+from pinbench.envs import index, tools
+from pinbench.envs.era import Plan
 from pinbench.envs.interpreters import Interpreter, discover, uv_binary
 from pinbench.paths import envs_dir, uv_cache_dir
 from pinbench.problems.model import EnvSpec
 
-BUILDER_VERSION = 1
+BUILDER_VERSION = 2  # 2: harness tools per interpreter, wheels-first era resolution
 MANIFEST = "pinbench-env.json"
 BASE_PACKAGES = ("setuptools",)  # period-correct pkg_resources for old packages that import it
 
@@ -51,13 +52,20 @@ class Resolution:
     substitution: str | None  # set when the interpreter is not the one requested
 
     @property
+    def packages(self) -> list[str]:
+        """What uv installs: the pins, then the harness's tools pinned for this interpreter."""
+        python = (self.interpreter.version[0], self.interpreter.version[1])
+        helpers = tools.tool_pins(tuple(sorted(set(self.spec.extras))), self.spec.pins, python)
+        return [*self.spec.pins, *sorted({*helpers, *BASE_PACKAGES})]
+
+    @property
     def key(self) -> str:
         payload = {
             "builder": BUILDER_VERSION,
             "implementation": self.interpreter.implementation,
             "python": ".".join(map(str, self.interpreter.version)),
             "pins": sorted(self.spec.pins, key=str.lower),
-            "extras": sorted({*self.spec.extras, *BASE_PACKAGES}),
+            "extras": sorted(self.packages[len(self.spec.pins) :]),
             "as_of": self.as_of.isoformat() if self.as_of else None,
             "platform": sysconfig.get_platform(),
         }
@@ -132,13 +140,16 @@ def _resolve(spec: EnvSpec, candidates: tuple[Interpreter, ...]) -> Resolution:
     wanted = _parse_minor(spec.python) if spec.python else None
     try:
         fits = [i for i in pool if _installable(spec, i)]
+        from_source = not fits
+        if from_source:  # no interpreter has wheels for every pin: some pin must be built
+            fits = [i for i in pool if _installable(spec, i, from_source=True)]
         offline = None
     except index.IndexUnavailable as exc:
-        fits, offline = pool, str(exc)
+        fits, offline, from_source = pool, str(exc), False
     if not fits:
         raise EnvError(
-            f"no interpreter among {', '.join(i.minor for i in pool)} has wheels for "
-            f"{' '.join(spec.pins)}"
+            f"no interpreter among {', '.join(i.minor for i in pool)} can install "
+            f"{' '.join(spec.pins)} (no fitting wheel or source distribution)"
         )
     if wanted is None:
         chosen = max(fits, key=lambda i: i.version)  # newest that can install the pins
@@ -148,11 +159,14 @@ def _resolve(spec: EnvSpec, candidates: tuple[Interpreter, ...]) -> Resolution:
         substitution = None
         if chosen.version[:2] != wanted:
             have = any(i.version[:2] == wanted for i in pool)
-            why = "has no wheels for the pins" if have else "is not installed"
+            why = "cannot install the pins" if have else "is not installed"
             substitution = (
                 f"requested Python {spec.python} {why}; using {chosen.minor}, "
                 "the nearest interpreter that can install the pins"
             )
+    if from_source:
+        built = "source builds for pins without a fitting wheel"
+        substitution = f"{substitution}; {built}" if substitution else built
     as_of = spec.as_of
     if as_of is None and offline is None:
         try:
@@ -167,9 +181,9 @@ def _parse_minor(text: str) -> tuple[int, int]:
     return int(major), int(minor)
 
 
-def _installable(spec: EnvSpec, interp: Interpreter) -> bool:
+def _installable(spec: EnvSpec, interp: Interpreter, *, from_source: bool = False) -> bool:
     minor = (interp.version[0], interp.version[1])
-    return all(index.installable_on(pin, minor) for pin in spec.pins)
+    return all(index.installable_on(pin, minor, from_source=from_source) for pin in spec.pins)
 
 
 def ensure(spec: EnvSpec, fallbacks: int = 2) -> Environment:
@@ -178,6 +192,17 @@ def ensure(spec: EnvSpec, fallbacks: int = 2) -> Environment:
     Wheels for the pins do not guarantee that their dependencies *as of that date* have wheels
     for the chosen interpreter too; when the build fails, the next nearest interpreters are
     tried, and the one that worked is remembered (and recorded as a substitution)."""
+    remembered = _remembered_failure(spec)
+    if remembered is not None:
+        raise remembered
+    try:
+        return _ensure(spec, fallbacks)
+    except EnvError as exc:
+        _remember_failure(spec, exc)
+        raise
+
+
+def _ensure(spec: EnvSpec, fallbacks: int) -> Environment:
     candidates = interpreters()
     resolution = resolve(spec, candidates)
     try:
@@ -203,6 +228,40 @@ def ensure(spec: EnvSpec, fallbacks: int = 2) -> Environment:
             _remember(worked, candidates)
             return replace(env, resolution=worked)
         raise
+
+
+# uv's words for an index it could not reach: such a failure is not the spec's, so not kept.
+_TRANSIENT = ("failed to fetch", "error sending request", "dns error", "connection", "timed out")
+
+
+def _failure_file(spec: EnvSpec) -> Path:
+    payload = json.dumps([BUILDER_VERSION, spec.model_dump(mode="json")], sort_keys=True)
+    digest = hashlib.sha256(payload.encode()).hexdigest()[:24]
+    return envs_dir() / ".failed" / f"{digest}.json"
+
+
+def _remember_failure(spec: EnvSpec, error: EnvError) -> None:
+    """A build that failed for a reason of its own fails the same way next time: keep it, so
+    no later run spends half an hour compiling it again (removing the file forgets it)."""
+    log = error.log.read_text(errors="replace").lower() if error.log else ""
+    if any(word in log for word in _TRANSIENT) or "package index" in str(error):
+        return
+    memo = _failure_file(spec)
+    memo.parent.mkdir(parents=True, exist_ok=True)
+    memo.write_text(
+        json.dumps({"message": str(error), "log": str(error.log or ""), "at": time.time()})
+    )
+
+
+def _remembered_failure(spec: EnvSpec) -> EnvError | None:
+    memo = _failure_file(spec)
+    try:
+        stored = json.loads(memo.read_text())
+        message, log = str(stored["message"]), str(stored["log"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    note = f"{message} [a remembered failure: remove {memo} to try again]"
+    return EnvError(note, Path(log) if log else None)
 
 
 class Environments:
@@ -241,7 +300,7 @@ def build(resolution: Resolution) -> Environment:
         shutil.rmtree(scratch, ignore_errors=True)
         started = time.monotonic()
         try:
-            _install(resolution, scratch)
+            plan = _install(resolution, scratch)
         except EnvError:
             shutil.rmtree(scratch, ignore_errors=True)
             raise
@@ -252,8 +311,9 @@ def build(resolution: Resolution) -> Environment:
             "requested_python": resolution.spec.python,
             "substitution": resolution.substitution,
             "pins": list(resolution.spec.pins),
-            "extras": sorted({*resolution.spec.extras, *BASE_PACKAGES}),
+            "extras": resolution.packages[len(resolution.spec.pins) :],
             "as_of": resolution.as_of.isoformat() if resolution.as_of else None,
+            "era": plan.describe(),
             "built_at": time.time(),
             "build_seconds": round(time.monotonic() - started, 3),
         }
@@ -265,37 +325,59 @@ def build(resolution: Resolution) -> Environment:
     return Environment(key, final, resolution, reused=False)
 
 
-def _install(resolution: Resolution, target: Path) -> None:
-    env = {
-        **os.environ,
+_PASSED_TO_UV = ("PATH", "LANG", "LC_ALL", "SSL_CERT_FILE", "SSL_CERT_DIR", "UV_INDEX_URL")
+_PROXIES = ("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY")
+_MAX_ATTEMPTS = 24  # each failed attempt is a resolution only: about a second
+
+
+def _uv_env(home: Path) -> dict[str, str]:
+    """uv's environment: what it needs to reach the index and nothing else. A source build
+    runs a package's own code, which must not see the user's secrets (API keys, tokens)."""
+    names = (*_PASSED_TO_UV, *_PROXIES, *(n.lower() for n in _PROXIES))
+    env = {name: os.environ[name] for name in names if name in os.environ}
+    return {
+        **env,
+        "HOME": str(home),
         "UV_CACHE_DIR": str(uv_cache_dir()),
         "UV_NO_CONFIG": "1",
         "UV_PYTHON_DOWNLOADS": "never",
         "UV_LINK_MODE": "hardlink",
-        "VIRTUAL_ENV": "",
     }
+
+
+def _install(resolution: Resolution, target: Path) -> Plan:
+    """Create the venv and install into it, wheels first; returns the plan that worked."""
     uv = uv_binary()
+    env = _uv_env(target.parent)
     python = str(resolution.interpreter.path)
-    steps = [
-        [uv, "venv", "--relocatable", "--no-project", "--python", python, str(target)],
-        [
-            uv,
-            "pip",
-            "install",
-            "--python",
-            str(target / "bin" / "python"),
-            *(["--exclude-newer", resolution.as_of.isoformat()] if resolution.as_of else []),
-            *resolution.spec.pins,
-            *sorted({*resolution.spec.extras, *BASE_PACKAGES}),
-        ],
-    ]
+    minor = (resolution.interpreter.version[0], resolution.interpreter.version[1])
     log_lines: list[str] = []
-    for cmd in steps:
+
+    def run(cmd: list[str]) -> subprocess.CompletedProcess[str]:
         done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
-        log_lines += [f"$ {' '.join(cmd)}", done.stdout, done.stderr]
-        if done.returncode != 0:
-            log = _write_log(resolution.key, log_lines)
-            raise EnvError(f"{' '.join(resolution.spec.pins)}: {_uv_reason(done.stderr)}", log)
+        log_lines.extend([f"$ {' '.join(cmd)}", done.stdout, done.stderr])
+        return done
+
+    venv = run([uv, "venv", "--relocatable", "--no-project", "--python", python, str(target)])
+    if venv.returncode != 0:
+        raise _failure(resolution, venv.stderr, log_lines)
+    plan = Plan(as_of=resolution.as_of)
+    exempt = tools.exempt_packages(resolution.spec.extras, resolution.spec.pins)
+    plan.cutoffs.update(dict.fromkeys(exempt, tools.TOOLS_DATE))
+    target_python = str(target / "bin" / "python")
+    for _ in range(_MAX_ATTEMPTS):
+        cmd = [uv, "pip", "install", "--python", target_python, *plan.uv_args()]
+        done = run([*cmd, *resolution.packages])
+        if done.returncode == 0:
+            return plan
+        if not plan.learn(done.stderr, minor):
+            break
+    raise _failure(resolution, done.stderr, log_lines)
+
+
+def _failure(resolution: Resolution, stderr: str, log_lines: list[str]) -> EnvError:
+    log = _write_log(resolution.key, log_lines)
+    return EnvError(f"{' '.join(resolution.spec.pins)}: {_uv_reason(stderr)}", log)
 
 
 def _bytecode(env: Path, interpreter: Interpreter) -> tuple[int, int]:
@@ -411,6 +493,10 @@ def gc(older_than_days: float | None = None) -> list[Path]:
         if not pid.isdigit() or not Path(f"/proc/{pid}").exists():
             shutil.rmtree(scratch, ignore_errors=True)
             removed.append(scratch)
+    if older_than_days is None:  # everything goes, remembered build failures too
+        for memo in (root / ".failed").glob("*.json"):
+            memo.unlink(missing_ok=True)
+            removed.append(memo)
     for pyc in (root / ".bytecode").glob("*.pyc"):
         with contextlib.suppress(OSError):
             if pyc.stat().st_nlink == 1:  # no environment links it any more

@@ -146,15 +146,14 @@ def files_of(pin: str) -> list[DistFile]:
     return [f for f in project_files(name) if f.version == version]
 
 
-def installable_on(pin: str, python: tuple[int, int]) -> bool:
-    """True when a wheel fits this Python, or there are no wheels at all and an sdist fits."""
+def installable_on(pin: str, python: tuple[int, int], *, from_source: bool = False) -> bool:
+    """True when a wheel of the pin fits this Python; with `from_source`, an sdist whose
+    requires-python admits it is enough (a build, the last resort)."""
     files = files_of(pin)
     if not files:
         return pinned_version(pin) is None  # ranges are the resolver's business
-    wheels = [f for f in files if f.tags is not None]
-    if wheels:
-        return any(f.supports(python) for f in wheels)
-    return any(f.supports(python) for f in files)
+    usable = files if from_source else [f for f in files if f.tags is not None]
+    return any(f.supports(python) for f in usable)
 
 
 def as_of_date(pins: tuple[str, ...], python: tuple[int, int]) -> date | None:

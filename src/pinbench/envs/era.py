@@ -1,0 +1,127 @@
+"""The as-of date as a preference for the era, bounded below by what has wheels.
+
+A problem's dependencies are resolved as of its pins' release (`--exclude-newer`), so an old
+pin gets period-correct dependencies. But an old era may have no wheels for the interpreter
+the problem pins (numpy of 2020 on Python 3.10): resolving there compiles numpy from source,
+which fails or takes half an hour. So resolution runs wheels-only first; each package uv names
+as lacking wheels (or as filtered out by the date) gets its own later cutoff, the first day a
+fitting wheel existed (`--exclude-newer-package`), and uv tries again. A source build is
+allowed only when no cutoff can help: some package has no fitting wheel at any date.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.utils import canonicalize_name
+
+from pinbench.envs import index
+
+_FILTERED = re.compile(
+    r"`(?P<name>[A-Za-z0-9._-]+)` was filtered by `exclude-newer(?:-package)?`[^\n]*?"
+    r"(?P<which>requested version|latest version)[^\n]*?published at "
+    r"(?P<when>\d{4}-\d\d-\d\dT[\d:.]+)Z?"
+)
+# "Because only pygments<=2.7.0 is available and pytest>=8.4.2 depends on pygments>=2.7.2"
+_TOO_OLD = re.compile(
+    r"only (?P<name>[A-Za-z0-9._-]+)<=\S+ (?:is|are) available and .*? depends on "
+    r"(?P=name)(?P<spec>[<>=!~][^\s,]*(?:,\s?[<>=!~][^\s,]*)*)"
+)
+_NO_WHEELS = re.compile(
+    r"(?:Wheels are required for|only found wheels for|no wheels are available for) "
+    r"`(?P<name>[A-Za-z0-9._-]+)`"
+)
+_NEEDS_BUILD = ("building from source is disabled", "no wheels with a matching", "--no-build")
+
+
+@dataclass
+class Plan:
+    """What the next uv attempt allows: per-package cutoffs, and whether sources may build."""
+
+    as_of: date | None
+    cutoffs: dict[str, date] = field(default_factory=dict)
+    allow_build: bool = False
+
+    def cutoff(self, name: str) -> date | None:
+        return self.cutoffs.get(canonicalize_name(name), self.as_of)
+
+    def uv_args(self) -> list[str]:
+        args = ["--exclude-newer", self.as_of.isoformat()] if self.as_of else []
+        for name, day in sorted(self.cutoffs.items()):
+            args += ["--exclude-newer-package", f"{name}={day.isoformat()}"]
+        return args if self.allow_build else [*args, "--no-build"]
+
+    def learn(self, stderr: str, python: tuple[int, int]) -> bool:
+        """Widen the plan from uv's failure; False when nothing more can be tried."""
+        learned = False
+        for match in _FILTERED.finditer(stderr):
+            name = match["name"]
+            if match["which"] == "requested version":  # a pin: exactly its upload
+                when = datetime.fromisoformat(match["when"]).replace(tzinfo=UTC)
+            else:  # uv names the newest fit; the nearest to the era is the next release
+                when = next_release(name, self.cutoff(name))
+            learned |= self._raise_cutoff(name, when)
+        for match in _TOO_OLD.finditer(stderr):
+            learned |= self._raise_cutoff(match["name"], first_upload(match["name"], match["spec"]))
+        for match in _NO_WHEELS.finditer(stderr):
+            learned |= self._raise_cutoff(match["name"], first_wheel(match["name"], python))
+        if learned:
+            return True
+        if not self.allow_build and any(marker in stderr for marker in _NEEDS_BUILD):
+            self.allow_build = True
+            return True
+        return False
+
+    def _raise_cutoff(self, name: str, when: datetime | None) -> bool:
+        if when is None:
+            return False
+        day = (when.astimezone(UTC) + timedelta(days=1)).date()
+        current = self.cutoff(name)
+        if current is not None and day <= current:
+            return False
+        self.cutoffs[canonicalize_name(name)] = day
+        return True
+
+    def describe(self) -> dict[str, object]:
+        return {
+            "cutoffs": {name: day.isoformat() for name, day in sorted(self.cutoffs.items())},
+            "source_builds": self.allow_build,
+        }
+
+
+def first_wheel(name: str, python: tuple[int, int]) -> datetime | None:
+    """When the first wheel of `name` that `python` can install was uploaded (None: never)."""
+    try:
+        files = index.project_files(name)
+    except index.IndexUnavailable:
+        return None
+    uploads = [
+        f.uploaded for f in files if f.tags is not None and f.uploaded and f.supports(python)
+    ]
+    return min(uploads) if uploads else None
+
+
+def next_release(name: str, after: date | None) -> datetime | None:
+    """The first upload of `name` on or after the day `after` (None: no such upload)."""
+    if after is None:
+        return None
+    try:
+        files = index.project_files(name)
+    except index.IndexUnavailable:
+        return None
+    start = datetime(after.year, after.month, after.day, tzinfo=UTC)
+    later = [f.uploaded for f in files if f.uploaded and f.uploaded >= start]
+    return min(later) if later else None
+
+
+def first_upload(name: str, spec: str) -> datetime | None:
+    """When the first release of `name` inside `spec` (say '>=2.7.2') was uploaded."""
+    try:
+        wanted, files = SpecifierSet(spec.replace(" ", "")), index.project_files(name)
+    except (InvalidSpecifier, index.IndexUnavailable):
+        return None
+    uploads = [f.uploaded for f in files if f.uploaded and wanted.contains(f.version)]
+    return min(uploads) if uploads else None
