@@ -74,21 +74,34 @@ class ProblemReport(BaseModel):
         return [name for name, c in self.checks.items() if not c.ok]
 
 
-def starter_compiles(starter: str) -> Check:
-    """Starter code usually ends in an open `def ...:`; it compiles once given a body."""
+def starter_compiles(starter: str, reference: str = "") -> Check:
+    """The starter is shown to the model as the beginning of its program, so it must begin a
+    valid one: it compiles once given a body (`def ...:` open at the end), or, as in
+    GitChameleon, where starters end mid-statement by design, it is a prefix of the
+    reference program, which compiles."""
     if not starter.strip():
         return Check(status=Status.PASSED, detail="no starter code")
-    for candidate in (starter, _with_placeholder_body(starter)):
-        try:
-            ast.parse(candidate)
-            return Check(status=Status.PASSED)
-        except SyntaxError:
-            continue
+    try:
+        ast.parse(starter)
+        return Check(status=Status.PASSED)
+    except SyntaxError:
+        pass
     try:
         ast.parse(_with_placeholder_body(starter))
+        return Check(status=Status.PASSED)
     except SyntaxError as exc:
-        return Check(status=Status.SYNTAX_ERROR, detail=f"line {exc.lineno}: {exc.msg}")
-    return Check(status=Status.SYNTAX_ERROR)
+        error = exc
+    if reference.startswith(starter.rstrip()) and _parses(reference):
+        return Check(status=Status.PASSED, detail="a prefix of the reference program")
+    return Check(status=Status.SYNTAX_ERROR, detail=f"line {error.lineno}: {error.msg}")
+
+
+def _parses(code: str) -> bool:
+    try:
+        ast.parse(code)
+    except SyntaxError:
+        return False
+    return True
 
 
 def _with_placeholder_body(starter: str) -> str:
@@ -196,7 +209,7 @@ def check_problem(
 ) -> ProblemReport:
     """Hidden test first, with the cap as deadline: its runtime calibrates the other checks'."""
     report = _base_report(problem, env)
-    report.checks["starter_compiles"] = starter_compiles(problem.starter_code)
+    report.checks["starter_compiles"] = starter_compiles(problem.starter_code, problem.solution)
     preload = preload_for(env, problem)
     report.checks["imports"] = _import_check(service, env, problem, cap)
     hidden = service.run(env, problem.solution, problem.hidden_test, cap, preload)
@@ -250,7 +263,7 @@ def _env_error_check(error: Exception) -> Check:
 def _env_failure(problem: Problem, error: Exception) -> ProblemReport:
     report = _base_report(problem, None)
     report.checks["environment"] = _env_error_check(error)
-    report.checks["starter_compiles"] = starter_compiles(problem.starter_code)
+    report.checks["starter_compiles"] = starter_compiles(problem.starter_code, problem.solution)
     return report
 
 

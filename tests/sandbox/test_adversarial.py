@@ -221,6 +221,28 @@ def test_os_exit_zero_in_pytest_mode_fails(run: Run) -> None:
     assert result.status is Status.FAILED
 
 
+# GitChameleon 2.0's visible_tests/ files: module-level asserts importing `sample_<id>`.
+MODULE_SCRIPT = (
+    "import os, sys\nfrom sample_x import f\nassert f() == 2\nprint(os.path.basename(__file__))"
+)
+
+
+def test_a_module_level_script_importing_the_program_passes_and_fails_honestly(run: Run) -> None:
+    passed = run("def f():\n    return 2\n", MODULE_SCRIPT, module="sample_x")
+    assert passed.status is Status.PASSED, passed
+    assert passed.stdout.strip() == "test_sample_x.py"  # run as its own file, as python runs it
+    failed = run(WRONG, MODULE_SCRIPT, module="sample_x")
+    assert failed.status is Status.FAILED and failed.exc_type == "AssertionError"
+
+
+@pytest.mark.parametrize("exit_call", ["import sys\nsys.exit(0)", "import os\nos._exit(0)"])
+def test_exiting_zero_while_a_module_script_imports_the_program_fails(
+    run: Run, exit_call: str
+) -> None:
+    result = run(WRONG + exit_call, MODULE_SCRIPT, module="sample_x")
+    assert result.status is Status.FAILED
+
+
 def test_printing_fake_pass_markers_fails(run: Run) -> None:
     fake = '{"status": "passed", "nonce": "0" }'
     program = WRONG + f"print('PASSED')\nprint('1 passed in 0.01s')\nprint({fake!r})"

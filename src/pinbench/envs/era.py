@@ -59,6 +59,7 @@ class Plan:
         learned = False
         for match in _FILTERED.finditer(stderr):
             name = match["name"]
+            when: datetime | None
             if match["which"] == "requested version":  # a pin: exactly its upload
                 when = datetime.fromisoformat(match["when"]).replace(tzinfo=UTC)
             else:  # uv names the newest fit; the nearest to the era is the next release

@@ -26,7 +26,9 @@ class TestKind(StrEnum):
 
     __test__ = False  # not a pytest class
 
-    SCRIPT = "script"  # appended to the program; runs as one script (GitChameleon 1.0)
+    # runs as a script: appended to the program (GitChameleon 1.0, 2.0's visible tests), or,
+    # with `module` set, on its own, importing the program saved as `<module>.py`
+    SCRIPT = "script"
     PYTEST = "pytest"  # a pytest module importing the program saved as `module` (GitChameleon 2.0)
     REPO = "repo"  # a repository's own tests, with the program written over one of its files
 
@@ -51,7 +53,7 @@ class TestSpec(BaseModel):
     kind: TestKind
     code: str
     module: str | None = Field(
-        default=None, description="pytest kind: the module name the program is saved under"
+        default=None, description="pytest/script kinds: the module name the program is saved under"
     )
     repo: str | None = Field(default=None, description="repo kind: the snapshot's digest")
     path: str | None = Field(

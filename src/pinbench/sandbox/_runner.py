@@ -335,16 +335,25 @@ def _short_trace(exc_info):
     return text[-4000:]
 
 
+def _script_name(job):
+    return job.get("script") or "program.py"
+
+
 def _script_source(job):
+    """The test appended to the program (GitChameleon 1.0 and the 2.0 visible tests), or, when
+    the job names a script of its own, the test alone: it imports the program's module."""
+    if job.get("script"):
+        return job["test"] + "\n"
     return job["program"] + "\n\n" + job["test"] + "\n"
 
 
 def _run_script(job, record):
-    """GitChameleon 1.0 style: the test is appended to the program and runs as one script."""
+    """The test runs as a script, as `python file.py` would run it, in `__main__`."""
     source = _script_source(job)
+    name = _script_name(job)
     try:
         compile(job["program"], "program.py", "exec")
-        code = compile(source, "program.py", "exec")
+        code = compile(source, name, "exec")
     except SyntaxError:
         info = sys.exc_info()
         record.update(status="syntax_error", exc_type=info[0].__name__, message=str(info[1]))
@@ -353,7 +362,7 @@ def _run_script(job, record):
     import types
 
     main = types.ModuleType("__main__")
-    main.__file__ = os.path.join(CODEDIR, "program.py")
+    main.__file__ = os.path.join(CODEDIR, name)
     sys.modules["__main__"] = main
     snapshot = _snapshot()
     try:
@@ -916,7 +925,7 @@ def run_job(job, in_server):
                 _libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)
                 _reap_until(os.fork(), exit_now)
         if job["mode"] == "script":  # on disk too, so tracebacks can quote its lines
-            job["files"]["program.py"] = _script_source(job)
+            job["files"][_script_name(job)] = _script_source(job)
         _lay_out_files(job["files"], bool(iso.get("mount")) and iso.get("uid") is None)
         _set_limits(job.get("limits", {}))
         if iso.get("uid") is not None:

@@ -86,9 +86,15 @@ def _job(program: str, test: TestSpec) -> dict[str, Any]:
             "test_file": f"test_{module}.py",
             "files": {f"{module}.py": program, f"test_{module}.py": test.code},
         }
-    else:
-        job = {"mode": "script", "program": program, "test": test.code, "files": {}}
-    return job
+    if test.module:  # a script importing the program from `<module>.py`
+        return {
+            "mode": "script",
+            "program": program,
+            "test": test.code,
+            "script": f"test_{test.module}.py",
+            "files": {f"{test.module}.py": program},
+        }
+    return {"mode": "script", "program": program, "test": test.code, "files": {}}
 
 
 def _repo_job(program: str, test: TestSpec) -> dict[str, Any]:

@@ -140,7 +140,6 @@ def _problem(row: dict[str, object], root: Path, answers: dict[str, str], origin
         starter_code=starter,
         solution=solution,
         visible_test=_visible_test(row, root, module),
-        extra_tests=_visible_script(row, root, module),
         hidden_test=TestSpec(kind=TestKind.PYTEST, code=_read(root / hidden), module=module),
         change=normalize_change(_text(row, "type_of_change")),
         release_date=release_date,
@@ -151,20 +150,16 @@ def _problem(row: dict[str, object], root: Path, answers: dict[str, str], origin
 
 
 def _visible_test(row: dict[str, object], root: Path, module: str) -> TestSpec | None:
-    """The pytest module from visible_tests/ when there is one, else the row's `test` script."""
+    """The visible test as GitChameleon's harness runs it: the row's `test` script appended to
+    the program (it uses names only the program imports). The visible_tests/ file, a script
+    importing `sample_<id>`, stands in only where the row has no script."""
+    script = _code(_text(row, "test"))
+    if script.strip():
+        return TestSpec(kind=TestKind.SCRIPT, code=script)
     path = root / VISIBLE_DIR / f"test_{module}.py"
     if path.is_file():
-        return TestSpec(kind=TestKind.PYTEST, code=_read(path), module=module)
-    script = _code(_text(row, "test"))
-    return TestSpec(kind=TestKind.SCRIPT, code=script) if script.strip() else None
-
-
-def _visible_script(row: dict[str, object], root: Path, module: str) -> dict[str, TestSpec]:
-    """The row's `test` script, still validated when visible_tests/ holds the visible test."""
-    script = _code(_text(row, "test"))
-    if not script.strip() or not (root / VISIBLE_DIR / f"test_{module}.py").is_file():
-        return {}
-    return {"visible_script": TestSpec(kind=TestKind.SCRIPT, code=script)}
+        return TestSpec(kind=TestKind.SCRIPT, code=_read(path), module=module)
+    return None
 
 
 def _pins(row: dict[str, object]) -> tuple[str, ...]:
