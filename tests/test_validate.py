@@ -197,3 +197,45 @@ def test_validate_discriminative(tmp_path: Path) -> None:
     # without --discriminative all three are simply sound
     plain = _validate(str(E2E / "discriminative.jsonl"))
     assert plain.returncode == 0, plain.stdout
+
+
+@pytest.mark.parametrize(
+    ("starter", "reference", "ok"),
+    [
+        # GitChameleon's starters end mid-statement; the reference completes them
+        (
+            "import os\ndef f():\n    return os.path.",
+            "import os\ndef f():\n    return os.path.sep",
+            True,
+        ),
+        ("def f():\n    from sympy.tensor.array.", "def f():\n    from x import y\n", False),
+        ("def f(:\n", "def f(:\n    pass", False),  # a prefix, but of a reference that is broken
+    ],
+)
+def test_a_starter_that_is_a_prefix_of_the_reference_is_sound(
+    starter: str, reference: str, ok: bool
+) -> None:
+    assert (starter_compiles(starter, reference).status is Status.PASSED) is ok
+
+
+@pytest.mark.integration
+def test_a_check_timing_out_at_the_calibrated_deadline_is_retried_at_the_cap() -> None:
+    # The hidden test takes milliseconds, so the others get the 5 s floor; a visible test that
+    # needs 6 s (a slow import on a busy machine) is not the reference's fault.
+    from pinbench.problems.model import Problem, TestKind, TestSpec
+    from pinbench.sandbox.outcome import Limits
+    from pinbench.validate import Verdict, validate
+
+    problem = Problem(
+        id="slow-visible",
+        library="pytest",
+        version="8.3.4",
+        python_version="3.11",
+        problem="x",
+        solution="import time\ndef f():\n    return 1\n",
+        visible_test=TestSpec(kind=TestKind.SCRIPT, code="time.sleep(6)\nassert f() == 1"),
+        hidden_test=TestSpec(kind=TestKind.SCRIPT, code="assert f() == 1"),
+    )
+    (report,) = validate([problem], jobs=1, limits=Limits(wall_seconds=30))
+    assert report.calibration is not None and report.calibration.deadline < 6
+    assert report.verdict is Verdict.SOUND, report.checks

@@ -220,9 +220,11 @@ def check_problem(
     others = {"visible_test": problem.visible_test, **problem.extra_tests}
     for name, test in others.items():
         if test is not None:
-            report.checks[name] = Check.of(
-                service.run(env, problem.solution, test, calibrated, preload)
-            )
+            result = service.run(env, problem.solution, test, calibrated, preload)
+            if result.status is Status.TIMEOUT and calibrated.wall_seconds < cap.wall_seconds:
+                # a busy machine, not the reference: only a timeout at the cap counts
+                result = service.run(env, problem.solution, test, cap, preload)
+            report.checks[name] = Check.of(result)
     report.checks["hidden_test"] = Check.of(hidden)
     if discriminative:
         report.checks.update(check_contrast(service, env, contrast, problem, cap))
