@@ -26,6 +26,7 @@ from pinbench.prompts.templates import Style
 # fence may be indented at most three columns more than its opening (CommonMark), so a fence
 # inside an indented docstring of the code does not end the block.
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`]*)$")
+_FENCE_RUN = re.compile(r"`+|~+")
 _LANG = re.compile(r"[\w+.-]*")
 _PYTHON_LANGS = frozenset({"", "python", "py", "pycon", "ipython"})  # version digits dropped
 # A line that starts code in an unfenced answer.
@@ -134,8 +135,7 @@ class _Starter:
 
 
 def _python_blocks(text: str) -> list[str]:
-    """The contents of the fenced blocks tagged as Python (or untagged), REPL prompts removed;
-    an unterminated last fence (the model ran out of tokens) runs to the end of the text."""
+    """The contents of the fenced blocks tagged as Python (or untagged), REPL prompts removed."""
     lines = text.split("\n")
     blocks: list[str] = []
     i = 0
@@ -144,17 +144,26 @@ def _python_blocks(text: str) -> list[str]:
         i += 1
         if opening is None:
             continue
-        indent, fence = len(opening["indent"]), opening["fence"]
-        body: list[str] = []
-        while i < len(lines) and not _closes(lines[i], fence, indent):
-            body.append(lines[i])
-            i += 1
-        i += 1
+        body, i = _block_body(lines, i, opening["fence"], len(opening["indent"]))
         if _language(opening["info"]) in _PYTHON_LANGS:
             code = _strip_repl("\n".join(body))
             if code.strip():
                 blocks.append(code)
     return blocks
+
+
+def _block_body(lines: list[str], start: int, fence: str, indent: int) -> tuple[list[str], int]:
+    """The lines of the block opened just before `start`, and the index to read on from.
+
+    A line that starts with the fence closes the block whatever follows on it: models end
+    blocks with '```}' or '``` ```', and no line of Python starts with a fence (GitChameleon's
+    harness closes there too). When what follows names a language ('```python'), the line
+    also opens the next block (the model forgot to close this one)."""
+    for end in range(start, len(lines)):
+        rest = _closing_rest(lines[end], fence, indent)
+        if rest is not None:
+            return lines[start:end], end if _language(rest) else end + 1
+    return _unterminated(lines[start:], fence, start)
 
 
 def _language(info: str) -> str:
@@ -163,10 +172,33 @@ def _language(info: str) -> str:
     return re.sub(r"[\d.]+$", "", word.group().lower()) if word else ""
 
 
-def _closes(line: str, fence: str, indent: int) -> bool:
+def _closing_rest(line: str, fence: str, indent: int) -> str | None:
+    """What follows the fence on `line` when it closes a block opened by `fence` at `indent`
+    (a run of at least as many of the same character, indented at most three columns more);
+    None when it does not close it."""
     stripped = line.strip()
+    run = _FENCE_RUN.match(stripped)
     lead = len(line) - len(line.lstrip())
-    return lead <= indent + 3 and len(stripped) >= len(fence) and set(stripped) == {fence[0]}
+    if run is None or run.group()[0] != fence[0] or len(run.group()) < len(fence):
+        return None
+    return stripped[run.end() :] if lead <= indent + 3 else None
+
+
+def _unterminated(body: list[str], fence: str, start: int) -> tuple[list[str], int]:
+    """A block without a closing fence line, and the index to read on from.
+
+    A fence glued to the end of a code line ('    return x```') closes it there, as it does
+    for GitChameleon's harness (only here: in a block that has a closing line, such a fence
+    is inline code in a string, 'Call ```f()```'). Otherwise the model ran out of tokens: the
+    block runs to the end of the text, without a fence cut short on its last line ('``')."""
+    for i, line in enumerate(body):
+        code = line.rstrip()
+        if code.endswith(fence) and code.rstrip(fence[0]).strip():
+            return [*body[:i], code.rstrip(fence[0])], start + i + 1
+    end = len(body)
+    while end and not body[end - 1].strip(f"{fence[0]} \t"):
+        end -= 1
+    return body[:end], start + len(body)
 
 
 def _choose(blocks: list[str], target: str | None) -> int:
