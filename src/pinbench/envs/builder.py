@@ -23,7 +23,7 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from pinbench.envs import index, tools
+from pinbench.envs import index, system, tools
 from pinbench.envs.era import Plan
 from pinbench.envs.interpreters import Interpreter, discover, uv_binary
 from pinbench.paths import envs_dir, uv_cache_dir
@@ -290,11 +290,13 @@ def build(resolution: Resolution) -> Environment:
     root = envs_dir()
     final = root / key
     root.mkdir(parents=True, exist_ok=True)
-    if (final / MANIFEST).exists():
+    if (final / MANIFEST).exists() and _has_system_record(final):
         _touch(final)
         return Environment(key, final, resolution, reused=True)
     with FileLock(str(root / f".{key}.lock")):
         if (final / MANIFEST).exists():  # another builder finished while we waited
+            if not _has_system_record(final):  # built before system packages were provided
+                _attach_system(final)
             return Environment(key, final, resolution, reused=True)
         scratch = root / f".build-{key}-{os.getpid()}"
         shutil.rmtree(scratch, ignore_errors=True)
@@ -320,6 +322,7 @@ def build(resolution: Resolution) -> Environment:
         linked, compiled = _bytecode(scratch, resolution.interpreter)
         manifest["bytecode"] = {"linked": linked, "compiled": compiled}
         (scratch / MANIFEST).write_text(json.dumps(manifest, indent=2))
+        _attach_system(scratch)
         shutil.rmtree(final, ignore_errors=True)
         scratch.rename(final)
     return Environment(key, final, resolution, reused=False)
@@ -378,6 +381,30 @@ def _install(resolution: Resolution, target: Path) -> Plan:
 def _failure(resolution: Resolution, stderr: str, log_lines: list[str]) -> EnvError:
     log = _write_log(resolution.key, log_lines)
     return EnvError(f"{' '.join(resolution.spec.pins)}: {_uv_reason(stderr)}", log)
+
+
+def _has_system_record(env: Path) -> bool:
+    try:
+        return "system" in json.loads((env / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return False
+
+
+def _attach_system(env: Path) -> None:
+    """Give the environment the system packages its installed distributions need at run time
+    (`envs.system`); one that cannot be had is recorded, and the tests that need it will say
+    what is missing."""
+    dists = env.glob("lib/python*/site-packages/*.dist-info")
+    packages = system.packages_for(d.name.split("-")[0] for d in dists)
+    manifest = json.loads((env / MANIFEST).read_text())
+    record: dict[str, object] = {"packages": list(packages)}
+    if packages:
+        try:
+            (env / system.LINK).symlink_to(system.root_for(packages))
+        except (system.SystemError_, OSError) as exc:
+            record["error"] = str(exc)
+    manifest["system"] = record
+    (env / MANIFEST).write_text(json.dumps(manifest, indent=2))
 
 
 def _bytecode(env: Path, interpreter: Interpreter) -> tuple[int, int]:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from pinbench import snapshots
+from pinbench.envs import system
 from pinbench.problems.model import TestKind, TestSpec
 from pinbench.sandbox.cgroups import pids_cgroup, pids_root
 from pinbench.sandbox.infra_failure import missing_resource
@@ -35,8 +36,9 @@ _THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "N
 
 
 def sandbox_environ(python: Path) -> dict[str, str]:
+    bins, libs = system.sandbox_paths(python.absolute().parent.parent)
     env = {
-        "PATH": f"{python.parent}:/usr/local/bin:/usr/bin:/bin",
+        "PATH": ":".join([str(python.parent), *bins, "/usr/local/bin", "/usr/bin", "/bin"]),
         "HOME": "/tmp/pinbench-work",
         "TMPDIR": "/tmp",
         "LANG": "C.UTF-8",
@@ -46,6 +48,8 @@ def sandbox_environ(python: Path) -> dict[str, str]:
         "NO_COLOR": "1",
     }
     env.update(dict.fromkeys(_THREAD_VARS, "1"))
+    if libs:  # an environment's own system packages (envs.system)
+        env["LD_LIBRARY_PATH"] = ":".join(libs)
     return env
 
 
@@ -178,7 +182,9 @@ def _visible_paths(python: Path) -> tuple[str, ...]:
     # environment's interpreter link does not change while pinbench runs.
     env_prefix = python.absolute().parent.parent
     base_prefix = python.resolve().parent.parent
-    return tuple(sorted({str(env_prefix), str(base_prefix)}))
+    sysroot = env_prefix / system.LINK
+    roots = [str(sysroot.resolve())] if sysroot.is_symlink() else []
+    return tuple(sorted({str(env_prefix), str(base_prefix), *roots}))
 
 
 def _spawn(

@@ -1,0 +1,53 @@
+"""System packages an environment needs (ffmpeg for audioread), unpacked from Debian's."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from pinbench.envs import builder, system
+from pinbench.envs.builder import ensure
+from pinbench.problems.model import EnvSpec, TestKind, TestSpec
+from pinbench.sandbox.executor import execute
+from pinbench.sandbox.outcome import Limits, Status
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(shutil.which("apt-get") is None, reason="needs Debian's apt"),
+]
+
+# audioread decodes through the ffmpeg program: a sine made by ffmpeg, read back by audioread.
+PROGRAM = """
+import os, subprocess, audioread
+path = os.path.join(os.environ["HOME"], "sine.ogg")
+made = subprocess.run(
+    ["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=0.5", path]
+)
+"""
+TEST = """
+assert made.returncode == 0
+with audioread.audio_open(path) as f:
+    assert f.samplerate > 0 and abs(f.duration - 0.5) < 0.1
+"""
+
+
+def test_an_environment_with_audioread_gets_ffmpeg_in_the_sandbox_without_a_host_install() -> None:
+
+    env = ensure(EnvSpec(python="3.11", pins=("audioread==3.0.1",)))
+    record = json.loads((env.path / builder.MANIFEST).read_text())["system"]
+    assert record == {"packages": ["ffmpeg"]}, record
+    root = (env.path / system.LINK).resolve()
+    assert (root / "root" / "usr" / "bin" / "ffmpeg").is_file()
+    test = TestSpec(kind=TestKind.SCRIPT, code=TEST)
+    result = execute(env.python, PROGRAM, test, Limits(wall_seconds=60, cpu_seconds=60))
+    assert result.status is Status.PASSED, (result.message, result.stderr[-2000:])
+
+
+def test_an_environment_without_such_packages_has_no_system_root() -> None:
+    env = ensure(EnvSpec(python="3.11", pins=("pytest==8.3.4",)))
+    record = json.loads((env.path / builder.MANIFEST).read_text())["system"]
+    assert record == {"packages": []}
+    assert not (env.path / system.LINK).exists()
+    assert system.sandbox_paths(env.path) == ([], [])
