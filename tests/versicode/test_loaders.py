@@ -35,6 +35,7 @@ def test_a_directory_loads_both_kinds(loaded: loaders.VersiCodeResult) -> None:
         "downstream_application_code_block_1",
         "library_source_code_token_1",
         "library_source_code_token_2",
+        "library_source_code_token_4",  # '<2.0': a constraint, read as one
         "stackoverflow_line_1",
         "stackoverflow_line_2",
     ]
@@ -51,12 +52,12 @@ def test_malformed_items_are_issues_naming_file_line_and_index(
         f"{BLOCK}:18: item 1: neither a completion item (masked_code) nor an editing item "
         "(old_code)",
         f"{TOKEN}:34: item 2: missing field dependency",
-        f"{TOKEN}:50: item 3: version '<2.0' is neither a pin nor an inclusive bound",
         f"{TOKEN}:66: item 4: answer put back in masked_code does not give code",
         f"{TOKEN}:82: item 5: language 'java': only Python is supported",
-        f"{LINE}:31: item 2: masked_code has no <line_mask>",
+        f"{LINE}:31: item 2: masked_code holds no mask (<token_mask>, <line_mask>, <block_mask>)",
         f"{EDITING}:38: item 2: missing field new_code",
-        f"{EDITING}:55: item 3: new_version 'latest' is neither a pin nor an inclusive bound",
+        f"{EDITING}:55: item 3: new_version 'latest' is not a version or a version constraint: "
+        "'latest' is not a version",
     ]
 
 
@@ -76,9 +77,13 @@ def test_token_items(loaded: loaders.VersiCodeResult) -> None:
     assert (first.source, first.lifespan) == (Source.LIBRARY_SOURCE_CODE, Lifespan.ADDITION)
     assert first.origin == f"{TOKEN}:3"
     second = tasks["library_source_code_token_2"]
-    # '>=1.8.0' stands for 1.8.0; no granularity field: the mask says token
-    assert (second.meta.version, second.granularity) == ("1.8.0", Granularity.TOKEN)
+    # '>=1.8.0' is a constraint, no release chosen; no granularity field: the id says token
+    assert (second.meta.version, second.meta.constraint) == (None, ">=1.8.0")
+    assert second.meta.requirement == "torch>=1.8.0"
+    assert second.granularity is Granularity.TOKEN
     assert second.lifespan is Lifespan.DEPRECATION  # type: name_change_old
+    bounded = tasks["library_source_code_token_4"]
+    assert (bounded.meta.version, bounded.meta.constraint) == (None, "<2.0")
 
 
 def test_line_items(loaded: loaders.VersiCodeResult) -> None:

@@ -116,10 +116,10 @@ def _api_tag(problem: Problem) -> str | None:
     return next((t.removeprefix("api:") for t in problem.tags if t.startswith("api:")), None)
 
 
-def _lifespan(version: str, other: str | None) -> Lifespan:
+def _lifespan(version: str | None, other: str | None) -> Lifespan:
     """ADDITION when the other version is older (this code uses what came later), DEPRECATION when
     it is newer (this code uses what went away), as VersiCode tags its snippets."""
-    if other is None:
+    if version is None or other is None:
         return Lifespan.UNKNOWN
     try:
         mine, theirs = Version(version), Version(other)

@@ -7,17 +7,29 @@ shape. Each item is told apart by its keys (`old_code`/`new_code`: editing; `mas
 completion), so a directory of both kinds loads in one call.
 
 Field mapping, and the quirks it absorbs:
-- `version` ("==1.2.3"; the JSON number 2.0 read as text): a pin or an inclusive bound (">=1.0"
-  stands for 1.0, the version the snippet is known to work on); an exclusive bound or a range is
-  an issue.
+- `version` ("==1.2.3"; the JSON number 2.0 read as text; "1.2.3" with no operator): a pin; any
+  other constraint ("<0.25", ">0.11", ">=1.2", "==1.x", ">=1.2,<2") is kept as a PEP 440
+  specifier in `MetaInstance.constraint` (see `versicode.versions` for the spellings repaired);
+  no release is chosen here, so loading needs no package index.
 - `answer` is the API name at every granularity (`masked_line` holds the hidden line or block),
   so a task's answer is `answer` for tokens and `masked_line` otherwise; a missing one is cut
   out of `code` around the single mask.
-- `granularity`, when missing, comes from the mask marker in `masked_code`; `type` gives the
-  lifespan (VersiCode writes add/delete/name_change_new/name_change_old, or the paper's words);
+- the mask marker is whichever of `<token_mask>`, `<line_mask>`, `<block_mask>` `masked_code`
+  holds: the published block-level files mask with `<line_mask>` (the paper says
+  `<block_mask>`), so `granularity` names the task and the marker is read from the code.
+- `granularity`, when missing, comes from the id or file name ("stackoverflow_block_3"), else
+  from the mask marker in `masked_code`; `type` gives the lifespan (VersiCode writes
+  add/delete/name_change_new/name_change_old, or the paper's words; an editing item's
+  name_change makes its old side a deprecation and its new side an addition);
   `source`, when missing, comes from the id ("stackoverflow_line_1") or a folder name.
+- a block-level item is, as VersiCode's scripts run it, a whole program to write from the
+  description and the requirement, scored against `code` (`whole_program`); its `masked_code`
+  and `masked_line` are the core line their CDC metric reads, kept as they are.
 - an item whose answer, put back in `masked_code`, is not `code` (trailing blanks aside) is an
   issue: pinbench executes the restored program.
+- fields that are not text (a list, an object) where text is expected are issues naming the
+  field; a document whose `count` disagrees with its `data` list is reported (its items are
+  still read).
 
 Items are located by file and line (the line where the item's `{` stands) and their index.
 """
@@ -35,6 +47,7 @@ from pydantic import ValidationError
 
 from pinbench.problems.loaders.base import DatasetError, LoadIssue, describe_validation_error
 from pinbench.problems.normalize import normalize_release_date
+from pinbench.versicode import versions
 from pinbench.versicode.model import (
     CompletionTask,
     EditDirection,
@@ -47,7 +60,6 @@ from pinbench.versicode.model import (
 )
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
-_PIN = re.compile(r"\s*(?:===?|>=|<=|~=)?\s*v?(\d[^\s,;]*)\s*")
 _LIFESPANS = {
     "add": Lifespan.ADDITION,
     "addition": Lifespan.ADDITION,
@@ -83,7 +95,12 @@ def load(path: Path) -> VersiCodeResult:
     files = sorted(path.rglob("*.json")) if path.is_dir() else [path]
     result = VersiCodeResult()
     for file in files:
-        for index, (line, item) in enumerate(_items(file)):
+        items, count = _items(file)
+        if count is not None and count != len(items):
+            result.issues.append(
+                LoadIssue(file, 1, f"'count' is {count} but 'data' holds {len(items)} items")
+            )
+        for index, (line, item) in enumerate(items):
             try:
                 _read_item(item, file, index, line, result)
             except ValidationError as exc:
@@ -112,13 +129,13 @@ def _read_item(item: Any, path: Path, index: int, line: int, result: VersiCodeRe
 
 def _completion(item: dict[str, Any], item_id: str, path: Path, origin: str) -> CompletionTask:
     masked_code = _text(item, "masked_code")
-    granularity = _granularity(item, masked_code)
+    granularity, mask = _granularity(item, masked_code, path)
     field_name = "answer" if granularity is Granularity.TOKEN else "masked_line"
     code = _text(item, "code", required=False)
-    answer = _text(item, field_name, required=False) or _cut(code, masked_code, granularity)
+    answer = _text(item, field_name, required=False) or _cut(code, masked_code, mask)
     if not answer:
         raise ValueError(f"missing field {field_name}")
-    restored = masked_code.replace(granularity.mask, answer)
+    restored = masked_code.replace(mask, answer)
     if code and _rstripped(code) != _rstripped(restored):
         raise ValueError(f"{field_name} put back in masked_code does not give code")
     api = _text(item, "answer", required=False).strip() or answer
@@ -130,7 +147,9 @@ def _completion(item: dict[str, Any], item_id: str, path: Path, origin: str) -> 
         masked_code=masked_code,
         answer=answer,
         api=api,
-        masked_line=_context_line(masked_code, granularity, answer, api),
+        masked_line=_context_line(masked_code, granularity, mask, answer, api),
+        whole_program=granularity is Granularity.BLOCK,
+        mask=mask,
     )
 
 
@@ -155,19 +174,27 @@ def _meta(
 ) -> MetaInstance:
     """The fields every item has, per side for editing items (`old_version`, `new_time`)."""
     time = _text(item, f"{prefix}time", required=False)
+    requirement = _version(item, f"{prefix}version")
     return MetaInstance(
         library=_text(item, "dependency").strip(),
-        version=_version(item, f"{prefix}version"),
+        version=requirement.pin,
+        constraint=requirement.constraint,
         description=_text(item, "description", required=False).strip(),
         code=code,
         api=api,
         release_date=normalize_release_date(time),
         source=_source(item, path),
-        lifespan=_LIFESPANS.get(
-            _text(item, "type", required=False).strip().lower(), Lifespan.UNKNOWN
-        ),
+        lifespan=_lifespan(_text(item, "type", required=False).strip().lower(), prefix),
         origin=origin,
     )
+
+
+def _lifespan(kind: str, prefix: str) -> Lifespan:
+    """VersiCode's `type`. An editing item's "name_change" is an API renamed between its two
+    versions: the old side uses the name that went away, the new side the one that came."""
+    if kind == "name_change" and prefix:
+        return Lifespan.DEPRECATION if prefix == "old_" else Lifespan.ADDITION
+    return _LIFESPANS.get(kind, Lifespan.UNKNOWN)
 
 
 def _text(item: dict[str, Any], key: str, *, required: bool = True) -> str:
@@ -182,32 +209,52 @@ def _text(item: dict[str, Any], key: str, *, required: bool = True) -> str:
     return str(value)
 
 
-def _version(item: dict[str, Any], key: str) -> str:
+def _version(item: dict[str, Any], key: str) -> versions.Requirement:
     raw = _text(item, key)
-    match = _PIN.fullmatch(raw)
-    if match is None:
-        raise ValueError(f"{key} {raw!r} is neither a pin nor an inclusive bound")
-    return match[1]
+    try:
+        return versions.parse(raw)
+    except ValueError as exc:
+        raise ValueError(f"{key} {raw!r} is not a version or a version constraint: {exc}") from None
 
 
-def _granularity(item: dict[str, Any], masked_code: str) -> Granularity:
+def _granularity(item: dict[str, Any], masked_code: str, path: Path) -> tuple[Granularity, str]:
+    """The task's granularity and the marker `masked_code` uses for it.
+
+    The granularity is the declared one, else the one the id or the file name names
+    ("stackoverflow_block_3", "library_source_code_block.json"), else the marker's. The marker
+    is that granularity's own when present, else the one marker kind the code holds (block
+    items are published with <line_mask>).
+    """
     raw = _text(item, "granularity", required=False).strip().lower()
+    if raw and raw not in {g.value for g in Granularity}:
+        raise ValueError(f"granularity {raw!r} is not token, line or block")
     present = [g for g in Granularity if g.mask in masked_code]
-    if raw:
-        if raw not in {g.value for g in Granularity}:
-            raise ValueError(f"granularity {raw!r} is not token, line or block")
-        if Granularity(raw) not in present:
-            raise ValueError(f"masked_code has no {Granularity(raw).mask}")
-        return Granularity(raw)
-    if len(present) != 1:
-        found = ", ".join(g.mask for g in present) or "no mask"
-        raise ValueError(f"no granularity, and masked_code holds {found}")
-    return present[0]
+    raw = raw or _named_granularity(_text(item, "id", required=False), path.stem)
+    if not present:
+        raise ValueError("masked_code holds no mask (<token_mask>, <line_mask>, <block_mask>)")
+    declared = Granularity(raw) if raw else None
+    if declared in present:
+        return declared, declared.mask
+    if len(present) > 1:
+        found = ", ".join(g.mask for g in present)
+        what = f"granularity {raw}" if raw else "no granularity"
+        raise ValueError(f"{what}, and masked_code holds {found}")
+    return declared or present[0], present[0].mask
 
 
-def _cut(code: str, masked_code: str, granularity: Granularity) -> str:
+def _named_granularity(*names: str) -> str:
+    """The granularity a name spells as one of its `_`- or `-`-separated words, or ''."""
+    for name in names:
+        words = set(re.split(r"[_\-.\s]+", name.lower()))
+        named = [g.value for g in Granularity if g.value in words]
+        if len(named) == 1:
+            return named[0]
+    return ""
+
+
+def _cut(code: str, masked_code: str, marker: str) -> str:
     """The text a single mask stands for, from the code around it; '' when it cannot tell."""
-    before, mask, after = masked_code.partition(granularity.mask)
+    before, mask, after = masked_code.partition(marker)
     if not code or mask in after or not (code.startswith(before) and code.endswith(after)):
         return ""
     return code[len(before) : len(code) - len(after)]
@@ -217,15 +264,17 @@ def _rstripped(code: str) -> list[str]:
     return [line.rstrip() for line in code.rstrip().splitlines()]
 
 
-def _context_line(masked_code: str, granularity: Granularity, answer: str, api: str) -> str:
+def _context_line(
+    masked_code: str, granularity: Granularity, mask: str, answer: str, api: str
+) -> str:
     """The restored line holding the first mask; in a block, the first of its lines naming the
     API (VersiCode does not say which line of a block the API is on)."""
     if granularity is Granularity.BLOCK:
-        lines = answer.splitlines()
+        lines = answer.splitlines() or [answer]
         named = [line for line in lines if re.search(rf"\b{re.escape(api)}\b", line)]
         return (named or lines)[0].strip()
-    start = masked_code.rfind("\n", 0, masked_code.index(granularity.mask)) + 1
-    restored = masked_code[start:].replace(granularity.mask, answer)
+    start = masked_code.rfind("\n", 0, masked_code.index(mask)) + 1
+    restored = masked_code[start:].replace(mask, answer)
     return restored.split("\n", 1)[0].strip()
 
 
@@ -250,8 +299,9 @@ def _direction(item: dict[str, Any], path: Path) -> EditDirection:
     raise ValueError("no edit_order, and the file name names no direction")
 
 
-def _items(path: Path) -> list[tuple[int, Any]]:
-    """(line, item) for each item of the file's list: the document, or its `data` value."""
+def _items(path: Path) -> tuple[list[tuple[int, Any]], int | None]:
+    """(line, item) for each item of the file's list: the document, or its `data` value; and
+    the document's `count`, when it states one."""
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -260,13 +310,16 @@ def _items(path: Path) -> list[tuple[int, Any]]:
         document = json.loads(text, parse_float=str)
     except json.JSONDecodeError as exc:
         raise DatasetError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from exc
+    count = None
     if isinstance(document, list):
         start = _skip(text, 0)
     elif isinstance(document, dict) and isinstance(document.get("data"), list):
         start = _data_value(text)
+        stated = document.get("count")
+        count = stated if isinstance(stated, int) and not isinstance(stated, bool) else None
     else:
         raise DatasetError(f"{path}: neither a JSON list nor an object with a 'data' list")
-    return list(_scan_list(text, start))
+    return list(_scan_list(text, start)), count
 
 
 _DECODER = json.JSONDecoder(parse_float=str)

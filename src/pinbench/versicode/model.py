@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
+from typing import Any
 
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from pinbench.problems.model import TestSpec
 
@@ -51,12 +53,26 @@ class Granularity(StrEnum):
 
 
 class MetaInstance(BaseModel):
-    """One snippet written against one pinned library version, with what is known about it."""
+    """One snippet written against one library version, with what is known about it.
+
+    Most snippets pin a version. Some of VersiCode's give a constraint instead ('<0.25',
+    '==1.*'): then `constraint` holds it and `version` is None until a release inside it is
+    chosen (`VersiCodeScenario` picks the newest on the index when the code must run).
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     library: str = Field(min_length=1, description="the distribution name, as pinned")
-    version: str = Field(description="a bare version ('1.2.3'), never a specifier")
+    version: str | None = Field(
+        default=None,
+        description="a bare version ('1.2.3'), never a specifier; with a constraint, the "
+        "release chosen inside it, or None while none is",
+    )
+    constraint: str | None = Field(
+        default=None,
+        description="the PEP 440 specifier set the snippet was published with, "
+        "when that is not a pin ('<0.25', '==1.*', '<2,>=1.2')",
+    )
     python_version: str | None = None
     extra_pins: tuple[str, ...] = Field(default=(), description="other requirements of `test`")
     description: str = ""
@@ -72,10 +88,46 @@ class MetaInstance(BaseModel):
 
     @field_validator("version")
     @classmethod
-    def _bare_version(cls, value: str) -> str:
+    def _bare_version(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
         if not value.strip() or re.match(r"\s*[=<>!~]", value):
             raise ValueError(f"version {value!r} is not a bare version")
         return value.strip()
+
+    @field_validator("constraint")
+    @classmethod
+    def _specifier(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        try:
+            specifiers = SpecifierSet(value)
+        except InvalidSpecifier as exc:
+            raise ValueError(f"constraint {value!r} is not a PEP 440 specifier: {exc}") from exc
+        if not str(specifiers):
+            raise ValueError("constraint is empty")
+        return str(specifiers)
+
+    @model_validator(mode="after")
+    def _version_or_constraint(self) -> MetaInstance:
+        if self.version is None and self.constraint is None:
+            raise ValueError("a meta-instance needs a version or a constraint")
+        if self.version is not None and self.constraint is not None:
+            try:
+                inside = Version(self.version) in SpecifierSet(self.constraint)
+            except InvalidVersion:
+                inside = False
+            if not inside:
+                raise ValueError(f"version {self.version} is not {self.constraint}")
+        return self
+
+    @property
+    def requirement(self) -> str:
+        """'numpy==1.26.0', or as published for a constraint: 'numpy<2' (even once a release
+        inside it is chosen: the task asks for code that works with the constraint)."""
+        if self.constraint is not None:
+            return f"{self.library}{self.constraint}"
+        return f"{self.library}=={self.version}"
 
     @field_validator("release_date")
     @classmethod
@@ -105,6 +157,32 @@ class CompletionTask(BaseModel):
         description="line-level context: the full line, stripped, that holds the masked token or "
         "line (for a block, the line of it that holds `api`)"
     )
+    whole_program: bool = Field(
+        default=False,
+        description="VersiCode's block level as its scripts run it: the model writes the whole "
+        "program from the description and requirement, scored against `meta.code`; "
+        "`masked_code` and `answer` keep the core line VersiCode marks in it",
+    )
+    mask: str = Field(
+        default="",
+        description="the marker in `masked_code`; default: the granularity's. VersiCode's "
+        "published block-level files mask with <line_mask>, not <block_mask>",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_mask(cls, data: Any) -> Any:
+        if isinstance(data, dict) and not data.get("mask") and "granularity" in data:
+            return {**data, "mask": Granularity(data["granularity"]).mask}
+        return data
+
+    @model_validator(mode="after")
+    def _mask_in_code(self) -> CompletionTask:
+        if self.mask not in {g.mask for g in Granularity}:
+            raise ValueError(f"mask {self.mask!r} is none of VersiCode's markers")
+        if self.mask not in self.masked_code:
+            raise ValueError(f"masked_code has no {self.mask}")
+        return self
 
     @property
     def source(self) -> Source:
@@ -120,9 +198,16 @@ class CompletionTask(BaseModel):
 
     def restore(self, answer: str | None = None) -> str:
         """The program with `answer` (default: the reference answer) in place of every mask."""
-        return self.masked_code.replace(
-            self.granularity.mask, self.answer if answer is None else answer
-        )
+        return self.masked_code.replace(self.mask, self.answer if answer is None else answer)
+
+    @property
+    def reference(self) -> str:
+        """What an answer is scored against: the masked text, or the whole program."""
+        return self.meta.code if self.whole_program else self.answer
+
+    def program(self, answer: str) -> str:
+        """The program an answer makes: the answer itself, or the code with it put back."""
+        return answer if self.whole_program else self.restore(answer)
 
 
 class EditDirection(StrEnum):
@@ -137,7 +222,8 @@ class Transition(StrEnum):
 
     A version is *major* when its release numbers after the first are all zero (2, 2.0, 2.0.0,
     2.0.0rc1) and *minor* otherwise (2.1, 1.26.4, 0.22.2.post1); VersiCode's paper splits editing
-    results by these four combinations. UNKNOWN: a version `packaging` cannot parse.
+    results by these four combinations. UNKNOWN: a version `packaging` cannot parse, or a side
+    given by a constraint with no release chosen.
     """
 
     MAJOR_TO_MAJOR = "major_to_major"
@@ -147,7 +233,7 @@ class Transition(StrEnum):
     UNKNOWN = "unknown"
 
     @classmethod
-    def between(cls, start: str, end: str) -> Transition:
+    def between(cls, start: str | None, end: str | None) -> Transition:
         """The transition of an edit from version `start` to version `end`."""
         kinds = (_version_kind(start), _version_kind(end))
         if None in kinds:
@@ -155,7 +241,9 @@ class Transition(StrEnum):
         return cls(f"{kinds[0]}_to_{kinds[1]}")
 
 
-def _version_kind(version: str) -> str | None:
+def _version_kind(version: str | None) -> str | None:
+    if version is None:
+        return None
     try:
         release = Version(version).release
     except InvalidVersion:

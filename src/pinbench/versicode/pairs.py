@@ -17,8 +17,8 @@ def edit_tasks(metas: Iterable[MetaInstance]) -> list[EditTask]:
     """Both directions for every two versions of each (library, description), oldest first.
 
     The first meta-instance of a version is kept; ones with a blank description (it would pair
-    unrelated snippets), a version `packaging` cannot order, or the same code as their partner
-    are left out.
+    unrelated snippets), a version `packaging` cannot order (or only a constraint), or the same
+    code as their partner are left out.
     """
     tasks: list[EditTask] = []
     for (library, description), by_version in _groups(metas).items():
@@ -34,6 +34,8 @@ def _groups(metas: Iterable[MetaInstance]) -> dict[tuple[str, str], dict[Version
     groups: dict[tuple[str, str], dict[Version, MetaInstance]] = {}
     for meta in metas:
         description = " ".join(meta.description.split())
+        if meta.version is None:
+            continue
         try:
             version = Version(meta.version)
         except InvalidVersion:
