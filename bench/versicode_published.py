@@ -14,9 +14,10 @@ outputs twice, per item and on the whole file:
             on this interpreter on the file's own cleared outputs (`model_output_*_clear`,
             what their clear_ans.py wrote), the references their scripts use.
 
-and, with --run, replays the raw outputs through `pinbench run --task completion|editing
--m replay:...` on a copy of the file holding just the scored items (offline, nothing executed:
-VersiCode's items have no tests), and reports the run summary's ISM/PM beside the others.
+and, with --run, replays the published file as it is through `pinbench run --task
+completion|editing -d FILE -m replay:FILE --only <the scored items>` (replay reads
+`model_output` itself; offline, nothing executed: VersiCode's items have no tests), and reports
+the run summary's ISM/PM beside the others.
 
 VersiCode's scripts are not part of pinbench: fetch them yourself (github.com/wutong8023/
 VersiCode, util/evaluate/) and point --scripts at that directory. They read `tokenize`
@@ -55,6 +56,11 @@ def raw_items(path: Path) -> list[Any]:
     if isinstance(document, dict):
         document = document.get("data", [])
     return document if isinstance(document, list) else []
+
+
+def item_id(path: Path, index: int, item: dict[str, Any]) -> str:
+    """The task id pinbench gives an item: its `id`, else `<file stem>_<index>`."""
+    return str(item.get("id") or "").strip() or f"{path.stem}_{index}"
 
 
 def as_list(value: Any) -> list[str] | None:
@@ -142,7 +148,7 @@ def compare_file(
         if not isinstance(item, dict) or "model_output" not in item:
             continue
         raw = as_list(item["model_output"])
-        task = tasks.get(str(item.get("id", "")).strip() or f"{path.stem}_{index}")
+        task = tasks.get(item_id(path, index, item))
         if raw is None or task is None:
             continue
         scored.append((task, item, raw, cleared(item)))
@@ -195,23 +201,24 @@ def _means(values: dict[str, dict[int, list[float]]]) -> dict[str, dict[int, flo
     }
 
 
-def replay_run(path: Path, loaded: loaders.VersiCodeResult, ks: Sequence[int]) -> dict[str, Any]:
-    """`pinbench run ... -m replay:` on the file's scored items; the summary's string scores."""
-    items = [i for i in raw_items(path) if isinstance(i, dict) and "model_output" in i]
-    editing = any("old_code" in i for i in items)
-    rows = [{"id": i["id"], "response": as_list(i["model_output"])} for i in items]
-    n = min(len(r["response"] or []) for r in rows)
+def replay_run(path: Path, ks: Sequence[int]) -> dict[str, Any]:
+    """`pinbench run -d FILE -m replay:FILE` on the published file itself, restricted to the
+    items with outputs; the summary's string scores."""
+    items = {
+        item_id(path, index, item): item
+        for index, item in enumerate(raw_items(path))
+        if isinstance(item, dict) and "model_output" in item
+    }
+    editing = any("old_code" in item for item in items.values())
+    n = min(len(as_list(item["model_output"]) or []) for item in items.values())
+    only = [arg for task_id in items for arg in ("--only", task_id)]
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
-        subset = root / path.name  # the name may say the editing direction
-        subset.write_text(json.dumps({"data": items}), encoding="utf-8")
-        answers = root / "answers.jsonl"
-        answers.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
         out = root / "run.json"
         command = [
             sys.executable, "-m", "pinbench", "run",
             "--task", "editing" if editing else "completion",
-            "-d", str(subset), "-m", f"replay:{answers}",
+            "-d", str(path), "-m", f"replay:{path}", *only,
             "-n", str(n), "-k", ",".join(str(k) for k in sorted({*ks, n}) if k <= n),
             "--results", str(root / "results"), "--json", str(out), "--no-execute",
         ]  # fmt: skip
@@ -262,7 +269,7 @@ def main() -> None:
             entry["scores"] = comparison
             _print_comparison(comparison)
             if args.run:
-                entry["scores"]["pinbench_run"] = run = replay_run(path, loaded, ks)
+                entry["scores"]["pinbench_run"] = run = replay_run(path, ks)
                 print(f"    pinbench run (replay): {json.dumps(run)}")
         report[str(path)] = entry
     if args.json is not None:

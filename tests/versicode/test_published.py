@@ -386,19 +386,23 @@ def test_ism_and_pm_per_item_are_versicode_s(path: Path, offline: None) -> None:
                 assert got == pytest.approx(expected, abs=1e-9), (task.id, metric, k)
 
 
+@pytest.mark.parametrize("published", [False, True], ids=["jsonl", "published-file"])
 @pytest.mark.parametrize("path", [LINE, BLOCK, MIGRATION], ids=lambda p: p.stem)
 def test_a_replayed_run_reproduces_versicode_s_file_scores(
-    path: Path, tmp_path: Path, offline: None, monkeypatch: pytest.MonkeyPatch
+    path: Path, published: bool, tmp_path: Path, offline: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`pinbench run -m replay:` end to end on the items with outputs, without network."""
+    """`pinbench run -m replay:` end to end on the items with outputs, without network: from
+    pinbench's JSONL rows, or from the published file itself (`-d FILE -m replay:FILE`, its
+    `model_output` read as published and its gold `answer` never taken as a reply)."""
     built: list[object] = []
     monkeypatch.setattr("pinbench.executors.ensure", lambda spec: built.append(spec))
     pairs = scored(path)
-    answers = tmp_path / "answers.jsonl"
-    answers.write_text(
-        "".join(json.dumps({"id": task.id, "response": outputs}) + "\n" for task, outputs in pairs),
-        encoding="utf-8",
-    )
+    answers = path if published else tmp_path / "answers.jsonl"
+    if not published:
+        answers.write_text(
+            "".join(json.dumps({"id": t.id, "response": outputs}) + "\n" for t, outputs in pairs),
+            encoding="utf-8",
+        )
     editing = isinstance(pairs[0][0], EditTask)
     only = [arg for task, _ in pairs for arg in ("--only", task.id)]
     out = tmp_path / "run.json"
