@@ -171,22 +171,19 @@ def test_export_replays_to_the_same_outcomes(tmp_path: Path) -> None:
 
 def test_an_unreachable_model_is_an_infrastructure_outcome_not_a_failure(tmp_path: Path) -> None:
     out = tmp_path / "run.json"
-    output = _invoke(
-        "-m",
-        "openai:nothing",
-        "--base-url",
-        "http://127.0.0.1:9/v1",
-        "--retries",
-        "1",
-        "--results",
-        str(tmp_path),
-        "--json",
-        str(out),
+    args = ["-m", "openai:nothing", "--base-url", "http://127.0.0.1:9/v1", "--retries", "1"]
+    result = CliRunner().invoke(
+        app,
+        ["run", "-d", str(SAMPLE), *ONLY, *args, "--results", str(tmp_path), "--json", str(out)],
     )
+    assert result.exit_code == 1, result.output  # no sample got an answer: the run did not work
     summary = json.loads(out.read_text())["summary"]
     assert summary["scores"]["infrastructure"] == {"model_error": 3}
     assert summary["scores"]["rounds"][0]["pass_at"][0]["mean"] is None  # nothing to score
-    assert "infrastructure" in output
+    assert "infrastructure" in result.output
+    assert "model error (3 samples): connection refused: POST http://127.0.0.1:9/v1/" in (
+        result.output
+    )
 
 
 def test_an_unbuildable_environment_is_recorded_and_the_run_goes_on(tmp_path: Path) -> None:

@@ -16,11 +16,14 @@ from rich.table import Table
 from pinbench import __version__
 from pinbench.cli_common import (
     FormatOpt,
+    Group,
     SplitOpt,
     StrictOpt,
     console,
     detect_or_exit,
     err,
+    error,
+    fail,
     load_or_exit,
     progress_bar,
     split_or_exit,
@@ -50,6 +53,7 @@ from pinbench.validate import (
 )
 
 app = typer.Typer(
+    cls=Group,  # errors on one line, `--help` as wide as the terminal
     help="pinbench: evaluate code models on pinned library versions by executing their code.",
     no_args_is_help=True,
     rich_markup_mode="markdown",
@@ -139,8 +143,7 @@ def validate_cmd(
     loaded = load_or_exit(dataset, fmt, strict)
     problems = [p for p in split_or_exit(loaded.problems, split) if not only or p.id in only]
     if not problems:
-        err.print("[red]error:[/] no problem to validate")
-        raise typer.Exit(2)
+        fail("no problem to validate")
     isolation = detect()
     err.print(
         f"validating {len(problems)} problems in "
@@ -268,8 +271,7 @@ def envs_build(
     if pin:
         specs.append(EnvSpec(python=python, pins=tuple(pin)))
     if not specs:
-        err.print("[red]error:[/] give a dataset or --pin")
-        raise typer.Exit(2)
+        fail("give a dataset or --pin")
 
     def build_one(spec: EnvSpec) -> bool:
         started = time.monotonic()
@@ -277,7 +279,7 @@ def envs_build(
             env = builder.ensure(spec)
         except builder.EnvError as exc:
             log = f" (log: {exc.log})" if exc.log else ""
-            err.print(f"[red]failed[/] {' '.join(spec.pins)}: {exc}{log}")
+            error(f"{' '.join(spec.pins)}: {exc}{log}", label="failed")
             return False
         state = "reused" if env.reused else "built"
         note = f" [yellow]{env.resolution.substitution}[/]" if env.resolution.substitution else ""
@@ -320,8 +322,7 @@ def envs_path(
     try:
         console.print(str(builder.find(key)), soft_wrap=True)
     except builder.EnvError as exc:
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(1) from exc
+        fail(str(exc), code=1)
 
 
 @envs_app.command("gc")
@@ -377,8 +378,7 @@ def datasets_show(
     if problem_id is not None:
         found = [p for p in problems if p.id == problem_id]
         if not found:
-            err.print(f"[red]error:[/] no problem {problem_id!r} in {dataset}")
-            raise typer.Exit(1)
+            fail(f"no problem {problem_id!r} in {dataset}", code=1)
         console.print_json(found[0].model_dump_json())
         return
     table = Table()

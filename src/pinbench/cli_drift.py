@@ -12,6 +12,7 @@ from pinbench.cli_common import (
     ResultsOpt,
     console,
     err,
+    fail,
     find_run_or_exit,
     load_or_exit,
     open_store,
@@ -50,8 +51,7 @@ def drift_cmd(
         row = find_run_or_exit(store, run)
         config = RunConfig.model_validate(row.config)
         if config.task != "generation":
-            err.print(f"[red]error:[/] drift needs a generation run, not {config.task!r}")
-            raise typer.Exit(2)
+            fail(f"drift needs a generation run, not {config.task!r}")
         path = Path(config.dataset)
         problems = split_or_exit(
             load_or_exit(path, config.dataset_format, False).problems, config.split
@@ -86,8 +86,7 @@ def _versions(specs: list[str]) -> dict[str, list[str]]:
     for spec in specs:
         library, sep, listed = spec.partition("=")
         if not sep or not library.strip() or not listed.strip():
-            err.print(f"[red]error:[/] --versions takes LIBRARY=V1,V2, got {spec!r}")
-            raise typer.Exit(2)
+            fail(f"--versions takes LIBRARY=V1,V2, got {spec!r}")
         chosen.setdefault(library.strip(), []).extend(
             v.strip() for v in listed.split(",") if v.strip()
         )

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from pinbench import snapshots
-from pinbench.cli_common import console, err
+from pinbench.cli_common import console, err, error, fail
 from pinbench.executions import ExecutionService, default_jobs
 from pinbench.ide import dataset
 from pinbench.ide.cases import Case, Kind
@@ -57,8 +57,7 @@ def collect_cmd(
     _print(results)
     cases = [c for r in results for c in r.cases]
     if not cases:
-        err.print("[red]error:[/] no case collected")
-        raise typer.Exit(1)
+        fail("no case collected", code=1)
     dataset.write(cases, out)
     for result in results:  # the resolution and baseline each case's repository came from
         if result.build is not None:
@@ -75,8 +74,7 @@ def _sources(text: str) -> list[Path]:
         return builtin_repositories()
     path = Path(text)
     if not path.exists():
-        err.print(f"[red]error:[/] {path}: no such repository")
-        raise typer.Exit(2)
+        fail(f"{path}: no such repository")
     return [path]
 
 
@@ -95,8 +93,7 @@ def builtin_cases(jobs: int) -> Path:
         service.close()
     for result in results:
         if result.rejected:
-            err.print(f"[red]error:[/] builtin repository {result.source.name}: {result.rejected}")
-            raise typer.Exit(1)
+            fail(f"builtin repository {result.source.name}: {result.rejected}", code=1)
     cases: list[Case] = [c for r in results for c in r.cases]
     dataset.write(cases, path)
     return path
@@ -126,7 +123,7 @@ def _print(results: list[RepoResult]) -> None:
     console.print(table)
     for r in results:
         if r.rejected:
-            err.print(f"[red]rejected:[/] {r.source}: {r.rejected}")
+            error(f"{r.source}: {r.rejected}", label="rejected:")
         for reason, count in sorted(r.dropped.items()):
             console.print(f"  {r.source.name}: dropped {count}: {reason}")
         for note in r.build.notes if r.build else []:

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from pinbench.cli_common import ResultsOpt, console, err, find_run_or_exit, open_store
+from pinbench.cli_common import ResultsOpt, console, err, fail, find_run_or_exit, open_store
 from pinbench.report.compare import compare, compare_html
 from pinbench.report.data import Report, build_report
 from pinbench.report.html import pct, report_html
@@ -29,8 +29,7 @@ def load_report(store: RunStore, run: str, details: bool = True) -> Report:
     try:
         return build_report(store, row, details)
     except ValueError as exc:
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(2) from None
+        fail(str(exc))
 
 
 def report_cmd(
@@ -78,8 +77,7 @@ def compare_cmd(
     """Compare runs on the problems they share: leaderboard, pairwise differences with 95 %
     bootstrap confidence intervals, Spearman rank correlation across datasets or splits."""
     if len(runs) < 2:
-        err.print("[red]error:[/] compare needs at least two runs")
-        raise typer.Exit(2)
+        fail("compare needs at least two runs")
     store = open_store(results)
     try:
         reports = [load_report(store, run, details=False) for run in runs]

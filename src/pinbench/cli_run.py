@@ -20,11 +20,14 @@ from pinbench.cli_common import (
     console,
     detect_or_exit,
     err,
+    error,
+    fail,
     find_run_or_exit,
     load_or_exit,
     open_store,
     progress_bar,
     split_or_exit,
+    warn,
 )
 from pinbench.cli_ide import builtin_cases
 from pinbench.cli_report import load_report
@@ -32,6 +35,7 @@ from pinbench.executions import default_jobs
 from pinbench.executors import Executor, LocalExecutor
 from pinbench.ide import dataset as ide_dataset
 from pinbench.ide.cases import Kind
+from pinbench.metrics.scores import MODEL_ERROR
 from pinbench.metrics.versicode import Variant
 from pinbench.models.base import Model, ModelError
 from pinbench.models.registry import ModelOptions, open_model
@@ -190,15 +194,13 @@ def run_cmd(
         "style": style,
     }
     if preset is not None and preset not in PRESETS:
-        err.print(f"[red]error:[/] unknown preset {preset!r} (presets: {', '.join(PRESETS)})")
-        raise typer.Exit(2)
+        fail(f"unknown preset {preset!r} (presets: {', '.join(PRESETS)})")
     placement = _placement(executor, ray_address, generate_on_cluster, model_replicas)
     path = Path(dataset)
     scenario: Scenario | None = None
     if task == "generation":
         if ide_dataset.looks_like(path):
-            err.print(f"[red]error:[/] {path} holds IDE cases: run it with --task ide")
-            raise typer.Exit(2)
+            fail(f"{path} holds IDE cases: run it with --task ide")
         fmt = fmt or detect_or_exit(path)
         problems = split_or_exit(load_or_exit(path, fmt, False).problems, split)
     elif task == "ide":
@@ -210,8 +212,7 @@ def run_cmd(
     if only:
         problems = [p for p in problems if p.id in set(only)]
     if not problems:
-        err.print("[red]error:[/] no problem to run")
-        raise typer.Exit(2)
+        fail("no problem to run")
     try:
         config = RunConfig(
             **{
@@ -232,11 +233,10 @@ def run_cmd(
             }
         )
     except ValidationError as exc:
-        err.print(f"[red]error:[/] {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}")
-        raise typer.Exit(2) from None
+        first = exc.errors()[0]
+        fail(f"{'.'.join(map(str, first['loc']))}: {first['msg']}")
     if any(kk > config.n for kk in config.k):
-        err.print(f"[red]error:[/] pass@k needs k <= n (k={config.k}, n={config.n})")
-        raise typer.Exit(2)
+        fail(f"pass@k needs k <= n (k={config.k}, n={config.n})")
     options = ModelOptions(
         base_url=base_url,
         api_key_env=api_key_env,
@@ -259,7 +259,31 @@ def run_cmd(
             _write_json(json_path, summary, store.iter_samples(summary.run_id))
         finally:
             store.close()
-        err.print(f"wrote {json_path}")
+        err.print(f"wrote {json_path}", soft_wrap=True)
+    _model_errors(summary)
+
+
+_MODEL_ERROR_KINDS = 5  # most kinds of model error spelled out; the rest are counted
+
+
+def _model_errors(summary: RunSummary) -> None:
+    """Why the model gave no answer, once per kind of failure, with the first such error; exit
+    1 when no sample got an answer at all (nothing could be scored: the run did not work)."""
+    shown = summary.model_errors[:_MODEL_ERROR_KINDS]
+    for kind in shown:
+        plural = "s" * (kind.samples != 1)
+        error(kind.first, label=f"model error ({kind.samples} sample{plural}):")
+    rest = summary.model_errors[_MODEL_ERROR_KINDS:]
+    if rest:
+        samples = sum(k.samples for k in rest)
+        error(
+            f"{len(rest)} more kinds of model error ({samples} samples): see `pinbench runs "
+            f"export {summary.run_id} -o FILE`",
+            label="model error:",
+        )
+    statuses = summary.scores.statuses
+    if statuses and set(statuses) == {MODEL_ERROR}:
+        fail(f"no sample got an answer from {summary.model}: nothing was scored", code=1)
 
 
 def _ide(path: Path, split: str, jobs: int) -> tuple[IdeScenario, str]:
@@ -270,14 +294,12 @@ def _ide(path: Path, split: str, jobs: int) -> tuple[IdeScenario, str]:
     try:
         cases, issues = ide_dataset.read(path)
     except DatasetError as exc:
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(2) from exc
+        fail(str(exc))
     for issue in issues:
-        err.print(f"[yellow]skipped:[/] {issue}")
+        warn(str(issue), "skipped:")
     kinds = {k.value for k in Kind}
     if split not in ("default", "all") and split not in kinds:
-        err.print(f"[red]error:[/] --split for IDE cases: all or one of {', '.join(sorted(kinds))}")
-        raise typer.Exit(2)
+        fail(f"--split for IDE cases: all or one of {', '.join(sorted(kinds))}")
     chosen = [c for c in cases if split in ("default", "all") or c.scenario.value == split]
     return IdeScenario(chosen), "ide"
 
@@ -288,22 +310,19 @@ def _versicode(
     """VersiCode tasks from VersiCode's own files, or derived from a pinbench dataset (its
     reference and contrasting-version solutions are exactly such pairs)."""
     if task not in ("completion", "editing"):
-        err.print(f"[red]error:[/] unknown task {task!r} (generation, completion, editing)")
-        raise typer.Exit(2)
+        fail(f"unknown task {task!r} (generation, completion, editing, ide)")
     try:
         chosen_variant = Variant(variant)
         levels = {Granularity(g) for g in granularity} or set(Granularity)
     except ValueError as exc:
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(2) from None
+        fail(str(exc))
     if fmt == "versicode" or (fmt is None and _looks_like_versicode(path)):
         try:
             loaded = load_versicode(path)
         except DatasetError as exc:
-            err.print(f"[red]error:[/] {exc}")
-            raise typer.Exit(2) from None
+            fail(str(exc))
         for issue in loaded.issues:
-            err.print(f"[yellow]skipped[/] {issue}")
+            warn(str(issue), "skipped:")
         completion, editing, fmt = loaded.completion, loaded.editing, "versicode"
     else:
         fmt = fmt or detect_or_exit(path)
@@ -325,8 +344,7 @@ def _ks(text: str) -> tuple[int, ...]:
     try:
         return tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
     except ValueError:
-        err.print(f"[red]error:[/] -k takes integers separated by commas, got {text!r}")
-        raise typer.Exit(2) from None
+        fail(f"-k takes integers separated by commas, got {text!r}")
 
 
 @dataclass(frozen=True)
@@ -341,11 +359,9 @@ class Placement:
 
 def _placement(executor: str, address: str, generate: bool, replicas: int) -> Placement:
     if executor not in ("local", "ray"):
-        err.print(f"[red]error:[/] unknown executor {executor!r} (local, ray)")
-        raise typer.Exit(2)
+        fail(f"unknown executor {executor!r} (local, ray)")
     if generate and executor != "ray":
-        err.print("[red]error:[/] --generate-on-cluster needs --executor ray")
-        raise typer.Exit(2)
+        fail("--generate-on-cluster needs --executor ray")
     return Placement(executor, address, generate, max(1, replicas))
 
 
@@ -359,8 +375,7 @@ def _open_executor(placement: Placement, jobs: int) -> Executor:
     try:
         ray_executor = RayExecutor(placement.address)
     except ClusterError as exc:
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(2) from None
+        fail(str(exc))
     hosts = ray_executor.nodes
     err.print(f"ray: {len(hosts)} node{'s' * (len(hosts) != 1)} ({', '.join(hosts)})")
     return ray_executor
@@ -410,8 +425,7 @@ def _run(
         if executor is not None:
             executor.close()
         store.close()
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(2) from None
+        fail(str(exc))
     chains = len(problems) * config.n * config.seeds
     try:
         with progress_bar() as progress:
@@ -501,8 +515,7 @@ def runs_show(
     finally:
         store.close()
     if row.summary is None:
-        err.print(f"[yellow]run {row.id} has no summary yet ({row.status})[/]")
-        raise typer.Exit(1)
+        fail(f"run {row.id} has no summary yet ({row.status})", code=1)
     summary = RunSummary.model_validate(row.summary)
     if as_json:
         console.print_json(summary.model_dump_json())
@@ -521,8 +534,7 @@ def runs_export(
     """Every sample with its prompt, raw response, program and outcome. The JSONL export is
     readable by `--model replay:PATH`."""
     if fmt not in ("jsonl", "csv"):
-        err.print("[red]error:[/] --format is jsonl or csv")
-        raise typer.Exit(2)
+        fail(f"--format is jsonl or csv, not {fmt!r}")
     store = open_store(results)
     count = 0
     try:

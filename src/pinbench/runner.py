@@ -36,6 +36,7 @@ from pinbench.store.runs import ProblemMeta, RunStore, SampleRecord
 from pinbench.validate import preload
 
 _FEEDBACK_CHARS = 4000
+FIRST_BATCH = 8  # when the model's first this many answers all fail alike, stop asking it
 
 
 class RunConfig(BaseModel):
@@ -88,6 +89,14 @@ class RunConfig(BaseModel):
         )
 
 
+class ModelErrors(BaseModel):
+    """This invocation's samples that got no answer from the model, of one kind of failure."""
+
+    kind: str = Field(description="e.g. `connection refused`, `HTTP 401`, `timeout`")
+    samples: int
+    first: str = Field(description="the first such error, as the backend reported it")
+
+
 class RunSummary(BaseModel):
     run_id: str
     model: str
@@ -100,6 +109,9 @@ class RunSummary(BaseModel):
     wall_seconds: float
     resumed: bool
     notes: list[str] = Field(default_factory=list)
+    model_errors: list[ModelErrors] = Field(
+        default_factory=list, description="this invocation's model errors, by kind, most first"
+    )
 
 
 Event = Callable[[str, SampleRecord | None], None]
@@ -133,6 +145,11 @@ class Runner:
         self._deadlines: dict[str, asyncio.Future[float]] = {}
         self._requests = {"asked": 0, "cached": 0, "errors": 0}
         self._cap = Limits(wall_seconds=config.timeout_cap, cpu_seconds=int(config.timeout_cap))
+        self._model_errors: dict[str, ModelErrors] = {}
+        self._first_batch: list[Generation] | None = []  # None: decided, the model answers
+        self._stop: Generation | None = None  # set: stop asking the model, and why
+        self._asking: set[asyncio.Task[Generation]] = set()
+        self._not_asked = 0
 
     async def run(self) -> RunSummary:
         started = time.monotonic()
@@ -178,6 +195,14 @@ class Runner:
             notes.append(f"{total} samples had infrastructure outcomes ({kinds}): not scored")
         if not c.execute:
             notes.append("generation only (--no-execute): nothing was executed or scored")
+        if self._not_asked:
+            kind = _kind(self._stop) if self._stop else "?"
+            notes.append(
+                f"the first {FIRST_BATCH} requests all failed alike ({kind}): {self._not_asked} "
+                "more were not sent or were cancelled, their samples recorded as model_error "
+                "(a re-run asks again)"
+            )
+        errors = sorted(self._model_errors.values(), key=lambda e: -e.samples)
         return RunSummary(
             run_id=self.run_id,
             model=c.model,
@@ -190,6 +215,7 @@ class Runner:
             wall_seconds=round(wall, 3),
             resumed=resumed,
             notes=notes,
+            model_errors=errors,
         )
 
     async def _chain(
@@ -250,6 +276,12 @@ class Runner:
             generation, _ = await self._generate(request)
             texts.append(generation.text)
         if generation.error is not None:
+            kind = _kind(generation)
+            errors = self._model_errors.get(kind) or ModelErrors(
+                kind=kind, samples=0, first=generation.error
+            )
+            errors.samples += 1
+            self._model_errors[kind] = errors
             return record.model_copy(update={"message": generation.error})
         text = STEP_BREAK.join(texts)
         # Off the event loop: some scenarios score with tools that take seconds (linters).
@@ -270,13 +302,54 @@ class Runner:
     async def _generate(self, request: Request) -> tuple[Generation, str]:
         key = request.cache_key(self.model.name)
         cached = self.store.generation(key)
-        generation = cached or await self.model.generate(request)
+        generation = cached or await self._ask(request)
+        if generation is None:  # not asked: the model failed every request of the first batch
+            self._not_asked += 1
+            reason = self._stop
+            assert reason is not None
+            error = f"not asked (the first {FIRST_BATCH} requests all failed alike): {reason.error}"
+            update = {"error": error, "error_kind": _kind(reason), "seconds": 0.0, "attempts": 0}
+            return reason.model_copy(update=update), key
         self._requests["cached" if cached else "asked"] += 1
         self._requests["errors"] += generation.error is not None
         self.store.record_generation(
             self.run_id, key, self.model.name, request, generation, cached is not None
         )
         return generation, key
+
+    async def _ask(self, request: Request) -> Generation | None:
+        """The model's answer or failure, or None once the run has stopped asking: then a
+        request still in flight is cancelled rather than waited for through its retries."""
+        if self._stop is not None:
+            return None
+        asking = asyncio.ensure_future(self.model.generate(request))
+        self._asking.add(asking)
+        try:
+            generation = await asking
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if self._stop is None or (current is not None and current.cancelling()):
+                raise  # the run itself is cancelled, not just this request
+            return None
+        finally:
+            self._asking.discard(asking)
+        self._judge_first_batch(generation)
+        return generation
+
+    def _judge_first_batch(self, generation: Generation) -> None:
+        """When the model's first FIRST_BATCH answers are all failures of one kind (refused,
+        unauthorised, an unknown model: after the backend's own retries), every other request
+        would fail so too: stop asking, and record the rest as that model error."""
+        batch = self._first_batch
+        if batch is None or self._stop is not None:
+            return
+        batch.append(generation)
+        if generation.error is None or len({_kind(g) for g in batch}) > 1:
+            self._first_batch = None  # the model answers, or fails in several ways: go on
+        elif len(batch) >= FIRST_BATCH:
+            self._stop = batch[0]
+            for asking in self._asking:  # in flight or queued for a slot: not waited for
+                asking.cancel()
 
     async def _execute(
         self, problem: Problem, record: SampleRecord, run_visible: bool
@@ -342,6 +415,10 @@ class Runner:
                 future.set_result(self._cap.wall_seconds)  # uncalibrated: the cap itself
                 raise
         return await self._deadlines[problem.id]
+
+
+def _kind(generation: Generation) -> str:
+    return generation.error_kind or generation.error or "no answer"
 
 
 def problem_meta(problem: Problem) -> ProblemMeta:

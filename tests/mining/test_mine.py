@@ -10,14 +10,16 @@ import pytest
 from typer.testing import CliRunner
 
 from pinbench.cli import app
+from pinbench.cli_mine import FILES
 from pinbench.mining.lifespans import Change, Snapshot, changes, lifespans
 
 pytestmark = pytest.mark.integration
 
 
-def _mine(tmp_path: Path, library: str, versions: str) -> dict:  # type: ignore[type-arg]
+def _mine(tmp_path: Path, library: str, versions: str, *args: str) -> dict:  # type: ignore[type-arg]
     out = tmp_path / library
-    result = CliRunner().invoke(app, ["mine", library, "--versions", versions, "-o", str(out)])
+    command = ["mine", library, "--versions", versions, "-o", str(out), *args]
+    result = CliRunner().invoke(app, command)
     assert result.exit_code == 0, result.output
     return json.loads((out / "lifespans.json").read_text())  # type: ignore[no-any-return]
 
@@ -29,8 +31,21 @@ def _has(mined: dict, kind: str, name: str, detail: str = "") -> bool:  # type: 
 
 
 def test_packaging_22_removed_legacy_version(tmp_path: Path) -> None:
-    mined = _mine(tmp_path, "packaging", "21.3,22.0")
+    mined = _mine(tmp_path, "packaging", "22.0,21.3", "--json", str(tmp_path / "m" / "mine.json"))
     assert _has(mined, "removed", "packaging.version.LegacyVersion")
+    document = json.loads((tmp_path / "m" / "mine.json").read_text())
+    assert document["schema_version"] == 1 and document["library"] == "packaging"
+    assert [v["version"] for v in document["versions"]] == ["21.3", "22.0"]  # oldest first
+    assert all(v["apis"] > 20 and v["error"] is None for v in document["versions"])
+    assert document["changes"] == mined["changes"]
+    assert document["summary"]["22.0"]["removed"] == sum(
+        c["kind"] == "removed" for c in mined["changes"]
+    )
+    assert document["lifespans"] == len(mined["lifespans"])
+    out = tmp_path / "packaging"
+    assert document["out"] == str(out)
+    assert document["files"] == [str(out / name) for name in FILES]
+    assert document["candidates"] == len((out / "candidates.jsonl").read_text().splitlines())
     spans = {
         row["name"]: row
         for row in csv.DictReader((tmp_path / "packaging" / "lifespans.csv").open())

@@ -38,6 +38,10 @@ body that is not JSON), "no_choices" (200 with a JSON object lacking `choices`),
 answer; the connection stays open until the client gives up), "drop" (close the connection half-way
 through the response body), "close" (close the connection without any response) and "slow"
 (answer normally after `Fault.delay` seconds).
+
+Models: `FaultServer(models=("m",))` serves only those models; a request for any other gets the
+404 an OpenAI-compatible server sends for an unknown model (`The model `x` does not exist.`).
+By default every model name is served.
 """
 
 from __future__ import annotations
@@ -100,10 +104,18 @@ class FaultServer:
     `start()` / `stop()`. `delay` (settable at any time) makes every normal answer wait that long,
     for concurrency tests; `max_in_flight` is the most requests it was handling at once."""
 
-    def __init__(self, *, host: str = "127.0.0.1", port: int = 0, delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        delay: float = 0.0,
+        models: Sequence[str] | None = None,
+    ) -> None:
         self.host = host
         self.port = port
         self.delay = delay
+        self.models = None if models is None else tuple(models)
         self._lock = threading.Lock()
         self._plans: dict[str, deque[Fault]] = {}
         self._received: list[Received] = []
@@ -296,6 +308,11 @@ class FaultServer:
             return True
         if not isinstance(body, dict):
             await _send(writer, 400, b'{"error": {"message": "the body must be a JSON object"}}')
+            return True
+        if self.models is not None and body.get("model") not in self.models:
+            message = f"The model `{body.get('model')}` does not exist."
+            error = {"error": {"message": message, "type": "NotFoundError", "code": 404}}
+            await _send(writer, 404, json.dumps(error).encode())
             return True
         delay = fault.delay if fault is not None and kind == "slow" else self.delay
         if delay > 0:

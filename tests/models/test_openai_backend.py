@@ -87,6 +87,7 @@ def test_api_key_from_env_is_sent_as_bearer_and_never_shown(
     assert ok.error is None
     assert {r.headers["authorization"] for r in fault_server.requests} == {"Bearer sk-secret-4242"}
     assert denied.error is not None and denied.attempts == 1
+    assert denied.error_kind == "HTTP 401"
     assert "HTTP 401" in denied.error and "not retried" in denied.error
     assert "Incorrect API key provided: ***" in denied.error  # the server echoed it back
     assert "sk-secret-4242" not in denied.error
@@ -194,8 +195,37 @@ def test_an_unreachable_server_is_an_error_generation_not_an_exception() -> None
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     [gen] = ask(f"http://127.0.0.1:{port}/v1", chat("x"), max_retries=2)
-    assert gen.error is not None and "ConnectError" in gen.error
+    assert gen.error == (
+        f"connection refused: POST http://127.0.0.1:{port}/v1/chat/completions "
+        "(gave up after 3 attempts)"
+    )
+    assert gen.error_kind == "connection refused"
     assert gen.attempts == 3
+
+
+def test_an_unknown_model_is_a_404_naming_it_not_retried() -> None:
+    with FaultServer(models=("served",)) as server:
+        [gen] = ask(server.url, chat("x"))  # asks for model "m"
+        assert len(server.requests) == 1
+    assert gen.error is not None and gen.error_kind == "HTTP 404"
+    assert gen.error.startswith(f"HTTP 404 from POST {server.url}/chat/completions")
+    assert "The model `m` does not exist." in gen.error and "not retried" in gen.error
+
+
+def test_failures_of_one_kind_share_it_whatever_their_details(fault_server: FaultServer) -> None:
+    fault_server.script(["500", "502", "500", "malformed"])
+    gens = ask(fault_server.url, chat("a"), chat("b"), chat("c"), chat("d"), max_retries=0)
+    kinds = sorted(str(g.error_kind) for g in gens)
+    assert kinds == ["HTTP 500", "HTTP 500", "HTTP 502", "malformed answer"]
+
+
+def test_a_password_in_the_base_url_is_never_shown() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    [gen] = ask(f"http://user:hunter2@127.0.0.1:{port}/v1", chat("x"), max_retries=0)
+    assert gen.error is not None and "connection refused" in gen.error
+    assert "hunter2" not in gen.error
 
 
 def test_faults_follow_their_marker_only(fault_server: FaultServer) -> None:

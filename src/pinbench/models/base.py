@@ -70,6 +70,11 @@ class Generation(BaseModel):
     text: str = ""
     finish_reason: str | None = None
     error: str | None = Field(default=None, description="set when no answer was obtained")
+    error_kind: str | None = Field(
+        default=None,
+        description="what kind of failure `error` is, the same for every request that failed the "
+        "same way (`connection refused`, `HTTP 401`, `timeout`, ...); None: `error` says it all",
+    )
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     seconds: float = 0.0

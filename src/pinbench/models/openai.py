@@ -7,7 +7,10 @@ appended to it as given, so it normally ends in `/v1` (`http://127.0.0.1:8000/v1
 Transient failures (429, 408, 5xx, timeouts, dropped connections, malformed answers) are retried
 with exponential backoff and jitter, honouring `Retry-After`; other 4xx answers are final at once.
 Either way `generate` never raises for a failed request: it returns a `Generation` whose `error`
-is one line (what went wrong, a snippet of the body, how many attempts were made).
+is one line (what went wrong, a snippet of the body, how many attempts were made) and whose
+`error_kind` names the failure the same way for every request that failed alike (`connection
+refused`, `HTTP 401`, `timeout`, ...), so that a run can say once why its requests failed. The
+API key (and a password in `base_url`) never appears in either.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ import json
 import math
 import os
 import random
+import socket
+import ssl
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -38,6 +43,7 @@ class _Failure:
 
     message: str
     retryable: bool
+    kind: str
     retry_after: float | None = None
 
 
@@ -108,6 +114,7 @@ class OpenAICompatible:
         self.model = model
         self._urls = {mode: root + path for mode, path in _PATHS.items()}
         self._key = os.environ.get(api_key_env, "") if api_key is None else api_key
+        self._secrets = [secret for secret in (self._key, parsed.password) if secret]
         self._max_retries = max_retries
         self._timeout = timeout
         self._backoff_base = backoff_base
@@ -138,9 +145,15 @@ class OpenAICompatible:
                 outcome.attempts = attempts
                 return outcome
             if not outcome.retryable or attempts > self._max_retries:
-                tail = f"gave up after {attempts} attempts" if outcome.retryable else "not retried"
+                plural = "s" * (attempts != 1)
+                tail = (
+                    f"gave up after {attempts} attempt{plural}"
+                    if outcome.retryable
+                    else "not retried"
+                )
                 return Generation(
                     error=self._redact(f"{outcome.message} ({tail})"),
+                    error_kind=outcome.kind,
                     seconds=time.perf_counter() - started,
                     attempts=attempts,
                 )
@@ -192,10 +205,10 @@ class OpenAICompatible:
                 async with asyncio.timeout(self._timeout):
                     response = await client.post(url, json=body)
             except (TimeoutError, httpx.TimeoutException):
-                return _Failure(f"no answer within {self._timeout:g}s from POST {url}", True)
+                message = f"no answer within {self._timeout:g}s from POST {url}"
+                return _Failure(message, True, "timeout")
             except httpx.RequestError as exc:  # refused, reset, closed mid-answer, bad encoding
-                detail = str(exc) or "no detail"
-                return _Failure(f"{type(exc).__name__} ({detail}) from POST {url}", True)
+                return _request_failure(exc, url)
             finally:
                 self._idle.append(client)
         return _read(response, mode)
@@ -223,7 +236,29 @@ class OpenAICompatible:
 
     def _redact(self, message: str) -> str:
         """A server may echo the key back (in a 401 body, say): it never reaches a message."""
-        return message.replace(self._key, "***") if self._key else message
+        for secret in self._secrets:
+            message = message.replace(secret, "***")
+        return message
+
+
+def _request_failure(exc: httpx.RequestError, url: str) -> _Failure:
+    """What went wrong before any answer, named by its cause: a refused connection, a host
+    that does not resolve and a TLS failure read alike whatever httpx and anyio wrap them in."""
+    detail = str(exc) or "no detail"
+    if isinstance(exc, httpx.ConnectError):
+        cause: BaseException | None = exc
+        while cause is not None:
+            if isinstance(cause, ConnectionRefusedError):
+                return _Failure(f"connection refused: POST {url}", True, "connection refused")
+            if isinstance(cause, socket.gaierror):
+                host = httpx.URL(url).host
+                return _Failure(f"unknown host {host} ({detail}): POST {url}", True, "unknown host")
+            if isinstance(cause, ssl.SSLError):
+                return _Failure(f"TLS failed ({detail}): POST {url}", True, "TLS failed")
+            cause = cause.__cause__ or cause.__context__
+        return _Failure(f"cannot connect ({detail}): POST {url}", True, "cannot connect")
+    name = type(exc).__name__
+    return _Failure(f"{name} ({detail}) from POST {url}", True, name)
 
 
 def _read(response: httpx.Response, mode: Mode) -> Generation | _Failure:
@@ -232,14 +267,17 @@ def _read(response: httpx.Response, mode: Mode) -> Generation | _Failure:
     if not 200 <= status < 300:
         retryable = status in (408, 429) or status >= 500
         retry_after = _retry_after(response.headers.get("retry-after")) if retryable else None
-        return _Failure(f"HTTP {status} {where}: {_snippet(response.text)}", retryable, retry_after)
+        message = f"HTTP {status} {where}: {_snippet(response.text)}"
+        return _Failure(message, retryable, f"HTTP {status}", retry_after)
     try:
         payload = json.loads(response.content)
     except ValueError:  # invalid JSON or not UTF-8
-        return _Failure(f"malformed answer (not JSON) {where}: {_snippet(response.text)}", True)
+        message = f"malformed answer (not JSON) {where}: {_snippet(response.text)}"
+        return _Failure(message, True, "malformed answer")
     answer = _parse(payload, mode)
     if isinstance(answer, str):
-        return _Failure(f"malformed answer ({answer}) {where}: {_snippet(response.text)}", True)
+        message = f"malformed answer ({answer}) {where}: {_snippet(response.text)}"
+        return _Failure(message, True, "malformed answer")
     return answer
 
 
