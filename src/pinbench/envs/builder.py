@@ -22,16 +22,17 @@ from functools import cache
 from pathlib import Path
 
 from filelock import FileLock
+from packaging.requirements import Requirement
 
-from pinbench.envs import index, system, tools
+from pinbench.envs import era, index, system, tools
 from pinbench.envs.era import Plan
 from pinbench.envs.interpreters import Interpreter, discover, uv_binary
 from pinbench.paths import envs_dir, uv_cache_dir
 from pinbench.problems.model import EnvSpec
 
-BUILDER_VERSION = 2  # 2: harness tools per interpreter, wheels-first era resolution
+BUILDER_VERSION = 3  # 3: harness tools per interpreter, wheels-first era resolution, base floor
 MANIFEST = "pinbench-env.json"
-BASE_PACKAGES = ("setuptools",)  # period-correct pkg_resources for old packages that import it
+BASE_PACKAGES = era.BASE_PACKAGES  # period-correct pkg_resources for old packages that import it
 
 
 class EnvError(Exception):
@@ -367,15 +368,31 @@ def _install(resolution: Resolution, target: Path) -> Plan:
     plan = Plan(as_of=resolution.as_of)
     exempt = tools.exempt_packages(resolution.spec.extras, resolution.spec.pins)
     plan.cutoffs.update(dict.fromkeys(exempt, tools.TOOLS_DATE))
+    plan.floor_base_packages(minor)
     target_python = str(target / "bin" / "python")
     for _ in range(_MAX_ATTEMPTS):
+        if plan.allow_build:  # a pin built from source may need system libraries to build
+            env.update(_build_environ(resolution.spec.pins))
         cmd = [uv, "pip", "install", "--python", target_python, *plan.uv_args()]
-        done = run([*cmd, *resolution.packages])
+        done = run([*cmd, *plan.requirements(resolution.packages)])
         if done.returncode == 0:
             return plan
         if not plan.learn(done.stderr, minor):
             break
     raise _failure(resolution, done.stderr, log_lines)
+
+
+def _build_environ(pins: tuple[str, ...]) -> dict[str, str]:
+    """Where a source build finds the system libraries its pins need (rtree's libspatialindex)."""
+    packages = system.packages_for(Requirement(pin).name for pin in pins)
+    if not packages:
+        return {}
+    try:
+        root = system.root_for(packages)
+    except system.SystemError_:
+        return {}  # the build fails and its log says on what
+    libs = ":".join(str(root / "root" / d) for d in system.library_dirs(root))
+    return {"LD_LIBRARY_PATH": libs, "LIBRARY_PATH": libs}
 
 
 def _failure(resolution: Resolution, stderr: str, log_lines: list[str]) -> EnvError:
@@ -523,7 +540,6 @@ def gc(older_than_days: float | None = None) -> list[Path]:
     if older_than_days is None:  # everything goes, remembered build failures too
         for memo in (root / ".failed").glob("*.json"):
             memo.unlink(missing_ok=True)
-            removed.append(memo)
     for pyc in (root / ".bytecode").glob("*.pyc"):
         with contextlib.suppress(OSError):
             if pyc.stat().st_nlink == 1:  # no environment links it any more

@@ -19,6 +19,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 
 from pinbench.envs import index
+from pinbench.envs.tools import TOOLS_DATE
 
 _FILTERED = re.compile(
     r"`(?P<name>[A-Za-z0-9._-]+)` was filtered by `exclude-newer(?:-package)?`[^\n]*?"
@@ -34,6 +35,19 @@ _NO_WHEELS = re.compile(
     r"(?:Wheels are required for|only found wheels for|no wheels are available for) "
     r"`(?P<name>[A-Za-z0-9._-]+)`"
 )
+BUILD_BACKENDS = ("setuptools", "wheel")
+BASE_PACKAGES = ("setuptools",)  # what the harness adds to every environment
+# First final release of each CPython minor: nothing older was written to run on it.
+PYTHON_RELEASED = {
+    (3, 6): date(2016, 12, 23),
+    (3, 7): date(2018, 6, 27),
+    (3, 8): date(2019, 10, 14),
+    (3, 9): date(2020, 10, 5),
+    (3, 10): date(2021, 10, 4),
+    (3, 11): date(2022, 10, 24),
+    (3, 12): date(2023, 10, 2),
+    (3, 13): date(2024, 10, 7),
+}
 _NEEDS_BUILD = ("building from source is disabled", "no wheels with a matching", "--no-build")
 
 
@@ -44,6 +58,7 @@ class Plan:
     as_of: date | None
     cutoffs: dict[str, date] = field(default_factory=dict)
     allow_build: bool = False
+    era_pins: dict[str, str] = field(default_factory=dict)
 
     def cutoff(self, name: str) -> date | None:
         return self.cutoffs.get(canonicalize_name(name), self.as_of)
@@ -72,9 +87,37 @@ class Plan:
         if learned:
             return True
         if not self.allow_build and any(marker in stderr for marker in _NEEDS_BUILD):
-            self.allow_build = True
+            self.allow_builds(python)
             return True
         return False
+
+    def allow_builds(self, python: tuple[int, int]) -> None:
+        """Source builds run today's setuptools, as the usual way's do (the era's may not run on
+        the interpreter: setuptools of 2018 calls what Python 3.9 removed), while the
+        setuptools installed in the environment stays the era's, pinned."""
+        self.allow_build = True
+        if self.as_of is None:
+            return
+        for name in BUILD_BACKENDS:
+            version = newest_before(name, self.cutoff(name) or self.as_of, python)
+            if version is not None:
+                self.era_pins[name] = f"{name}=={version}"
+                self.cutoffs[name] = TOOLS_DATE
+
+    def floor_base_packages(self, python: tuple[int, int]) -> None:
+        """The harness's own base packages (setuptools) are never older than the interpreter:
+        setuptools of 2018 does not import on Python 3.10 (collections.MutableMapping)."""
+        released = PYTHON_RELEASED.get(python)
+        if self.as_of is None or released is None:
+            return
+        for name in BASE_PACKAGES:
+            current = self.cutoff(name)
+            if current is not None and released > current:
+                self.cutoffs[name] = released
+
+    def requirements(self, packages: list[str]) -> list[str]:
+        """`packages` with the era's exact version for those the plan pins."""
+        return [self.era_pins.get(canonicalize_name(p), p) for p in packages]
 
     def _raise_cutoff(self, name: str, when: datetime | None) -> bool:
         if when is None:
@@ -90,6 +133,7 @@ class Plan:
         return {
             "cutoffs": {name: day.isoformat() for name, day in sorted(self.cutoffs.items())},
             "source_builds": self.allow_build,
+            "era_pins": sorted(self.era_pins.values()),
         }
 
 
@@ -126,3 +170,18 @@ def first_upload(name: str, spec: str) -> datetime | None:
         return None
     uploads = [f.uploaded for f in files if f.uploaded and wanted.contains(f.version)]
     return min(uploads) if uploads else None
+
+
+def newest_before(name: str, day: date, python: tuple[int, int]) -> str | None:
+    """The newest release of `name` with a wheel for `python` uploaded before `day`."""
+    try:
+        files = index.project_files(name)
+    except index.IndexUnavailable:
+        return None
+    start = datetime(day.year, day.month, day.day, tzinfo=UTC)
+    fitting = [
+        f.version
+        for f in files
+        if f.tags is not None and f.uploaded and f.uploaded < start and f.supports(python)
+    ]
+    return str(max(fitting)) if fitting else None

@@ -34,6 +34,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "ffmpy": ("ffmpeg",),
     "soundfile": ("libsndfile1",),
     "pysoundfile": ("libsndfile1",),
+    "rtree": ("libspatialindex-dev",),  # found by name (libspatialindex_c.so), at build and run
 }
 
 
@@ -75,16 +76,22 @@ def root_for(packages: tuple[str, ...]) -> Path:
     return final
 
 
+def library_dirs(root: Path) -> list[str]:
+    """The directories of a root's shared libraries, relative to its `root/`."""
+    try:
+        return list(json.loads((root / MANIFEST).read_text()).get("library_dirs", []))
+    except (OSError, ValueError):
+        return []
+
+
 def sandbox_paths(env_prefix: Path) -> tuple[list[str], list[str]]:
     """(bin directories, library directories) of an environment's root; empty without one."""
     link = env_prefix / LINK
-    try:
-        manifest = json.loads((link / MANIFEST).read_text())
-    except (OSError, ValueError):
+    if not link.is_symlink():
         return [], []
     root = link.resolve() / "root"
     bins = [str(root / d) for d in ("usr/bin", "bin") if (root / d).is_dir()]
-    return bins, [str(root / d) for d in manifest.get("library_dirs", [])]
+    return bins, [str(root / d) for d in library_dirs(link)]
 
 
 def _unpack(packages: tuple[str, ...], scratch: Path) -> list[str]:
