@@ -151,6 +151,24 @@ for pid in ['1', 'self', str(os.getppid()), {str(os.getpid())!r}]:
     assert secret not in result.stdout + result.stderr
 
 
+def test_a_server_on_the_sandboxs_own_loopback_works_and_nothing_else_is_there(
+    run: Run, isolation_level: str
+) -> None:
+    # tornado's and gradio's tests start a server on 127.0.0.1 and talk to it.
+    if isolation_level == "none":
+        pytest.skip("no network namespace on this machine")
+    program = (
+        "import socket, threading\n"
+        "server = socket.socket()\nserver.bind(('127.0.0.1', 0))\nserver.listen(1)\n"
+        "port = server.getsockname()[1]\n"
+        "threading.Thread(target=lambda: server.accept()[0].sendall(b'hi'), daemon=True).start()\n"
+        "reply = socket.create_connection(('127.0.0.1', port), timeout=3).recv(2)\n"
+        "names = sorted(name for _, name in socket.if_nameindex())\n"
+    )
+    result = run(program, "assert reply == b'hi', reply\nassert names == ['lo'], names")
+    assert result.status is Status.PASSED, (result.message, result.stderr[-500:])
+
+
 def test_socket_to_localhost_cannot_connect(run: Run, isolation_level: str) -> None:
     if isolation_level == "none":
         pytest.skip("no network namespace on this machine")
@@ -241,6 +259,42 @@ def test_exiting_zero_while_a_module_script_imports_the_program_fails(
 ) -> None:
     result = run(WRONG + exit_call, MODULE_SCRIPT, module="sample_x")
     assert result.status is Status.FAILED
+
+
+# Scripts that end with unittest.main() (mitmproxy's visible tests): it exits 0 when all
+# passed, as `python file.py` does; the harness reads unittest's results, not the exit.
+UNITTEST_SCRIPT = (
+    "import unittest\n"
+    "class T(unittest.TestCase):\n"
+    "    def test_f(self):\n"
+    "        self.assertEqual(f(), 2)\n"
+    "unittest.main()\n"
+)
+
+
+def test_a_script_ending_in_unittest_main_passes_and_fails_honestly(run: Run) -> None:
+    passed = run("def f():\n    return 2\n", UNITTEST_SCRIPT)
+    assert passed.status is Status.PASSED, (passed.message, passed.stderr[-500:])
+    assert passed.tests == {"collected": 1, "passed": 1}
+    failed = run(WRONG, UNITTEST_SCRIPT)
+    assert failed.status is Status.FAILED and failed.exc_type == "TestFailure"
+    empty = run("x = 1", "import unittest\nunittest.main()")
+    assert empty.status is Status.FAILED and empty.exc_type == "NoTests"
+
+
+@pytest.mark.parametrize(
+    "attack",
+    [
+        "import unittest\nunittest.TestResult.addFailure = lambda *a: None",
+        "import unittest\nunittest.TextTestResult.addFailure = lambda *a: None",
+        "import unittest\nunittest.TestProgram.runTests = lambda self: None",
+        "class unittest:\n    @staticmethod\n    def main(**k):\n        return None",
+        "import sys\nsys.exit(0)",
+    ],
+)
+def test_a_wrong_program_cannot_fake_unittest_mains_verdict(run: Run, attack: str) -> None:
+    result = run(WRONG + attack, UNITTEST_SCRIPT)
+    assert result.status is Status.FAILED, result
 
 
 def test_printing_fake_pass_markers_fails(run: Run) -> None:

@@ -57,3 +57,12 @@ def _from_record(info: Path) -> list[str]:
         elif head.isidentifier():
             names.add(head)
     return sorted(n for n in names if n.isidentifier())
+
+
+def primary_modules(env: Path, pin: str) -> list[str]:
+    """The modules that must import for the distribution to count as installed: the one
+    named like it (torch, not the caffe2 its wheel also ships), else all of them."""
+    names = import_names(env, pin)
+    wanted = canonicalize_name(Requirement(pin).name)
+    named = [n for n in names if canonicalize_name(n) == wanted]
+    return named or names

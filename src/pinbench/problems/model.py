@@ -108,6 +108,11 @@ class Problem(BaseModel):
         default=None, description="'3.9'-style; None lets the environment layer choose"
     )
     extra_pins: tuple[str, ...] = ()
+    harness_pins: tuple[str, ...] = Field(
+        default=(),
+        description="what the dataset's own harness installs beside the pins (its pytest, "
+        "numpy, ...): installed too, but not part of the era the pins set",
+    )
     problem: str
     starter_code: str = ""
     solution: str = Field(description="the reference program, complete (starter code included)")
@@ -182,9 +187,11 @@ def env_spec_for(problem: Problem, as_of: date | None = None) -> EnvSpec:
         for t in (problem.visible_test, problem.hidden_test)
     )
     pins = tuple(sorted(problem.pins[1:], key=str.lower))
+    harness = {canonicalize_name(Requirement(p).name) for p in problem.harness_pins}
+    pytest = ("pytest",) if needs_pytest and "pytest" not in harness else ()
     return EnvSpec(
         python=problem.python_version,
         pins=(problem.pins[0], *pins),
-        extras=("pytest",) if needs_pytest else (),
+        extras=tuple(sorted((*problem.harness_pins, *pytest), key=str.lower)),
         as_of=as_of,
     )

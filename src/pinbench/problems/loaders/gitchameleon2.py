@@ -136,6 +136,7 @@ def _problem(row: dict[str, object], root: Path, answers: dict[str, str], origin
         version=_text(row, "version").strip(),
         python_version=python_version or None,
         extra_pins=_pins(row),
+        harness_pins=_harness_pins(row, python_version),
         problem=_text(row, "problem").strip(),
         starter_code=starter,
         solution=solution,
@@ -188,6 +189,30 @@ def _pins(row: dict[str, object]) -> tuple[str, ...]:
         package = canonicalize_name(requirement.name)
         if requirement.specifier and package not in seen:
             seen.add(package)
+            pins.append(pin)
+    return tuple(pins)
+
+
+# What GitChameleon 2.0's harness installs into every environment (its create_venvs.py), per
+# Python version, unless the problem's library is that package or a dependency names it: its
+# tests import numpy and scipy without pinning them.
+_AUTHORS_HARNESS = {
+    "pytest": {"3.7": "pytest==6.2.5", "3.9": "pytest==7.1.2", "3.10": "pytest==7.2.0"},
+    "numpy": {"3.7": "numpy==1.21.6", "3.9": "numpy==1.21.6", "3.10": "numpy==1.23"},
+    "scipy": {"3.7": "scipy==1.7.1", "3.9": "scipy==1.9.1", "3.10": "scipy==1.10.1"},
+}
+
+
+def _harness_pins(row: dict[str, object], python_version: str) -> tuple[str, ...]:
+    """The authors' per-interpreter installs, with their rule for skipping one: a package is
+    left out when it is the library or when its name occurs in any dependency entry."""
+    library = _text(row, "library").strip().lower()
+    deps = " ".join(_texts(row, "additional_dependencies") + _texts(row, "extra_dependencies"))
+    entries = [dep.lower() for dep in deps.split()]
+    pins = []
+    for package, by_python in _AUTHORS_HARNESS.items():
+        pin = by_python.get(python_version)
+        if pin and library != package and all(package not in dep for dep in entries):
             pins.append(pin)
     return tuple(pins)
 
