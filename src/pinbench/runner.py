@@ -29,7 +29,7 @@ from pinbench.problems.model import EnvSpec, Problem, TestSpec
 from pinbench.prompts.extract import compiles
 from pinbench.prompts.templates import COMPLETION_STOP, Feedback, Style
 from pinbench.sandbox.outcome import Execution, Limits, Status
-from pinbench.sandbox.timeouts import Calibration
+from pinbench.sandbox.timeouts import Calibration, retry_at_cap
 from pinbench.scenarios import STEP_BREAK, Scenario
 from pinbench.scenarios.generation import GenerationScenario
 from pinbench.store.runs import ProblemMeta, RunStore, SampleRecord
@@ -383,7 +383,12 @@ class Runner:
         self, env: EnvHandle, problem: Problem, program: str, test: TestSpec, limits: Limits
     ) -> Execution:
         assert self.executor is not None
-        return await self.executor.run(env, program, test, limits, preload(env.modules, problem))
+        modules = preload(env.modules, problem)
+        result = await self.executor.run(env, program, test, limits, modules)
+        timed_out = result.status is Status.TIMEOUT
+        if retry_at_cap(timed_out, limits.wall_seconds, self._cap.wall_seconds):
+            result = await self.executor.run(env, program, test, self._cap, modules)
+        return result
 
     def _environment(self, problem: Problem) -> asyncio.Future[EnvHandle | Exception]:
         spec = self.scenario.env_spec(problem)

@@ -18,6 +18,9 @@ FAST_HEALTH_CHECK = {"health_check_period_ms": 300, "health_check_failure_thresh
 def cluster() -> Iterator[Any]:
     from ray.cluster_utils import Cluster
 
+    from pinbench.distributed.cluster import short_temp_dir
+
+    short_temp_dir()  # a long $TMPDIR would make Ray's socket paths too long
     head = {**NODE, "include_dashboard": False, "_system_config": FAST_HEALTH_CHECK}
     local = Cluster(initialize_head=True, head_node_args=head)
     try:

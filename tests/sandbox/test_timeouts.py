@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pinbench.sandbox.timeouts import Calibration
+from pinbench.sandbox.timeouts import Calibration, retry_at_cap
 
 
 @pytest.mark.parametrize(
@@ -19,3 +19,13 @@ def test_custom_factor_floor_cap() -> None:
     calibration = Calibration(reference_seconds=2, factor=3, floor_seconds=1, cap_seconds=5)
     assert calibration.deadline == 5
     assert Calibration(reference_seconds=0.1, factor=3, floor_seconds=1).deadline == 1
+
+
+@pytest.mark.parametrize(
+    ("timed_out", "deadline", "cap", "retry"),
+    [(True, 5.0, 60.0, True), (True, 60.0, 60.0, False), (False, 5.0, 60.0, False)],
+)
+def test_only_a_timeout_at_the_cap_counts(
+    timed_out: bool, deadline: float, cap: float, retry: bool
+) -> None:
+    assert retry_at_cap(timed_out, deadline, cap) is retry

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import tempfile
 import threading
 from dataclasses import dataclass
 
@@ -30,12 +31,23 @@ class NodeInfo:
     cpus: int
 
 
+# Ray puts unix sockets under $TMPDIR, and a socket path has at most 107 bytes.
+_MAX_RAY_TMPDIR = 40
+
+
+def short_temp_dir() -> None:
+    """Give Ray a short temporary directory when $TMPDIR is too long for its sockets."""
+    if "RAY_TMPDIR" not in os.environ and len(tempfile.gettempdir()) > _MAX_RAY_TMPDIR:
+        os.environ["RAY_TMPDIR"] = f"/tmp/pinbench-ray-{os.getuid()}"
+
+
 def connect(address: str) -> None:
     """Join the cluster at `address` (`auto`: the one this machine belongs to, as `ray start`
     recorded it, or $RAY_ADDRESS). Counted: the last `disconnect` leaves it."""
     global _users, _owned
     with _lock:
         if _users == 0 and not ray.is_initialized():
+            short_temp_dir()
             _check_reachable(address)
             _keep_workers_python()
             try:

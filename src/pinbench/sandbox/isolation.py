@@ -73,7 +73,7 @@ def detect() -> Isolation:
 
 def warn(isolation: Isolation) -> None:
     """Say loudly, once, that executions are not isolated."""
-    console = Console(stderr=True)
+    console = Console(stderr=True, soft_wrap=True)  # one line each, whatever the width
     console.print(
         "[bold red]WARNING: pinbench could not isolate executions on this machine[/] "
         "(generated code will run without network/filesystem isolation):"
