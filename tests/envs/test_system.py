@@ -51,3 +51,15 @@ def test_an_environment_without_such_packages_has_no_system_root() -> None:
     assert record == {"packages": []}
     assert not (env.path / system.LINK).exists()
     assert system.sandbox_paths(env.path) == ([], [])
+
+
+def test_a_library_loaded_by_name_is_found_in_the_sandbox() -> None:
+    # soundfile 0.10 (librosa 0.7's) calls ctypes.util.find_library('sndfile'): it needs the
+    # development name libsndfile.so, which only Debian's -dev package would provide.
+    env = ensure(EnvSpec(python="3.9", pins=("numpy==1.21.6", "soundfile==0.10.2")))
+    record = json.loads((env.path / builder.MANIFEST).read_text())["system"]
+    assert record == {"packages": ["libsndfile1"]}, record
+    program = "import numpy, soundfile\nsoundfile.write('/tmp/x.wav', numpy.zeros(800), 8000)\n"
+    test = TestSpec(kind=TestKind.SCRIPT, code="assert soundfile.info('/tmp/x.wav').frames == 800")
+    result = execute(env.python, program, test, Limits(wall_seconds=60, cpu_seconds=60))
+    assert result.status is Status.PASSED, (result.message, result.stderr[-2000:])

@@ -24,6 +24,7 @@ from packaging.utils import canonicalize_name
 from pinbench.paths import cache_root
 
 MANIFEST = "pinbench-sysroot.json"
+_LAYOUT = 2  # 2: development links (libsndfile.so) beside the runtime libraries
 LINK = "sysroot"  # an environment's link to its root
 
 # Python distribution -> the Debian packages it needs at run time (and cannot get from wheels).
@@ -53,7 +54,8 @@ def packages_for(distributions: Iterable[str]) -> tuple[str, ...]:
 def root_for(packages: tuple[str, ...]) -> Path:
     """The unpacked root of `packages`, made now if no environment has needed it before."""
     release = _debian_release()
-    digest = hashlib.sha256(json.dumps([release, sorted(packages)]).encode()).hexdigest()[:16]
+    payload = json.dumps([_LAYOUT, release, sorted(packages)])
+    digest = hashlib.sha256(payload.encode()).hexdigest()[:16]
     base = cache_root() / "sysroots"
     final = base / digest
     if (final / MANIFEST).is_file():
@@ -109,7 +111,17 @@ def _unpack(packages: tuple[str, ...], scratch: Path) -> list[str]:
         _run(["dpkg", "-x", str(deb), str(scratch / "root")])
     shutil.rmtree(debs)
     (scratch / "root").mkdir(exist_ok=True)
+    _link_development_names(scratch / "root")
     return missing
+
+
+def _link_development_names(root: Path) -> None:
+    """`libsndfile.so` beside `libsndfile.so.1`, as the -dev package would put it: libraries
+    loaded by name (ctypes.util.find_library('sndfile'), soundfile, rtree) look for it."""
+    for library in root.rglob("lib*.so.*"):
+        plain = library.with_name(library.name.split(".so.", 1)[0] + ".so")
+        if not plain.exists() and not plain.is_symlink():
+            plain.symlink_to(library.name)
 
 
 def _closure(packages: tuple[str, ...]) -> set[str]:

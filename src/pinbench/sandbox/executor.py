@@ -48,8 +48,8 @@ def sandbox_environ(python: Path) -> dict[str, str]:
         "NO_COLOR": "1",
     }
     env.update(dict.fromkeys(_THREAD_VARS, "1"))
-    if libs:  # an environment's own system packages (envs.system)
-        env["LD_LIBRARY_PATH"] = ":".join(libs)
+    if libs:  # an environment's own system packages (envs.system), loaded and found by name
+        env["LD_LIBRARY_PATH"] = env["LIBRARY_PATH"] = ":".join(libs)
     return env
 
 
