@@ -264,3 +264,20 @@ def test_a_failed_build_is_remembered_and_not_retried(
 def _run(python: Path, code: str) -> str:
     done = subprocess.run([str(python), "-c", code], capture_output=True, text=True, check=True)
     return done.stdout.strip()
+
+
+def test_a_dataset_harness_installs_after_the_pins_as_that_harness_does() -> None:
+    # GitChameleon's harness installs scipy==1.7.1 after `pillow==7.0.0 numpy==1.16`, and pip
+    # moves numpy to what scipy needs; resolved at once, the two would conflict.
+    spec = EnvSpec(python="3.7", pins=("pillow==7.0.0", "numpy==1.16"), harness=("scipy==1.7.1",))
+    env = ensure(spec)
+    code = "import PIL, numpy, scipy; print(PIL.__version__, numpy.__version__, scipy.__version__)"
+    pillow, numpy, scipy = _run(env.python, code).split()
+    assert (pillow, scipy) == ("7.0.0", "1.7.1")
+    assert tuple(int(x) for x in numpy.split(".")[:3]) >= (1, 16, 5)
+
+
+def test_a_yanked_release_is_installed_when_pinned_exactly() -> None:
+    # networkx 2.6 was yanked; an exact pin still installs it (PEP 592), as pip does.
+    env = ensure(EnvSpec(python="3.9", pins=("networkx==2.6",)))
+    assert _run(env.python, "import networkx; print(networkx.__version__)") == "2.6"

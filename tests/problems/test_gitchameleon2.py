@@ -204,5 +204,5 @@ def test_the_authors_per_interpreter_installs_come_with_each_problem(
     assert problems["gc2-0"].harness_pins == ("pytest==6.2.5",)  # its deps pin scipy and numpy
     assert problems["gc2-1"].harness_pins == ("pytest==7.2.0", "scipy==1.10.1")
     spec = env_spec_for(problems["gc2-1"])
-    assert spec.extras == ("pytest==7.2.0", "scipy==1.10.1")  # the harness's, outside the era
+    assert spec.harness == ("pytest==7.2.0", "scipy==1.10.1")  # the harness's, after the pins
     assert "scipy==1.10.1" not in spec.pins

@@ -67,6 +67,7 @@ class Resolution:
             "python": ".".join(map(str, self.interpreter.version)),
             "pins": sorted(self.spec.pins, key=str.lower),
             "extras": sorted(self.packages[len(self.spec.pins) :]),
+            "harness": list(self.spec.harness),
             "as_of": self.as_of.isoformat() if self.as_of else None,
             "platform": sysconfig.get_platform(),
         }
@@ -365,21 +366,26 @@ def _install(resolution: Resolution, target: Path) -> Plan:
     venv = run([uv, "venv", "--relocatable", "--no-project", "--python", python, str(target)])
     if venv.returncode != 0:
         raise _failure(resolution, venv.stderr, log_lines)
+    spec = resolution.spec
     plan = Plan(as_of=resolution.as_of)
-    exempt = tools.exempt_packages(resolution.spec.extras, resolution.spec.pins)
+    exempt = tools.exempt_packages((*spec.extras, *spec.harness), spec.pins)
     plan.cutoffs.update(dict.fromkeys(exempt, tools.TOOLS_DATE))
     plan.floor_base_packages(minor)
     target_python = str(target / "bin" / "python")
-    for _ in range(_MAX_ATTEMPTS):
-        if plan.allow_build:  # a pin built from source may need system libraries to build
-            env.update(_build_environ(resolution.spec.pins))
-        cmd = [uv, "pip", "install", "--python", target_python, *plan.uv_args()]
-        done = run([*cmd, *plan.requirements(resolution.packages)])
-        if done.returncode == 0:
-            return plan
-        if not plan.learn(done.stderr, minor):
-            break
-    raise _failure(resolution, done.stderr, log_lines)
+    # The pins first; then a dataset harness's own installs, as that harness makes them.
+    for step in (resolution.packages, list(spec.harness)):
+        attempts = 0
+        while step:
+            if plan.allow_build:  # a pin built from source may need system libraries to build
+                env.update(_build_environ(spec.pins))
+            cmd = [uv, "pip", "install", "--python", target_python, *plan.uv_args()]
+            done = run([*cmd, *plan.requirements(step)])
+            if done.returncode == 0:
+                break
+            attempts += 1
+            if attempts == _MAX_ATTEMPTS or not plan.learn(done.stderr, minor):
+                raise _failure(resolution, done.stderr, log_lines)
+    return plan
 
 
 def _build_environ(pins: tuple[str, ...]) -> dict[str, str]:

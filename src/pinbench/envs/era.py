@@ -165,7 +165,8 @@ def next_release(name: str, after: date | None) -> datetime | None:
 def first_upload(name: str, spec: str) -> datetime | None:
     """When the first release of `name` inside `spec` (say '>=2.7.2') was uploaded."""
     try:
-        wanted, files = SpecifierSet(spec.replace(" ", "")), index.project_files(name)
+        wanted = SpecifierSet(spec.replace(" ", ""))
+        files = index.project_files(name)
     except (InvalidSpecifier, index.IndexUnavailable):
         return None
     uploads = [f.uploaded for f in files if f.uploaded and wanted.contains(f.version)]

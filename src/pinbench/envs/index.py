@@ -42,6 +42,7 @@ class DistFile:
     uploaded: datetime | None
     requires_python: str | None
     tags: frozenset[Tag] | None  # None for an sdist
+    yanked: bool = False  # still installable by an exact pin (PEP 592), never otherwise
 
     def supports(self, python: tuple[int, int]) -> bool:
         if self.requires_python:
@@ -66,8 +67,9 @@ class IndexUnavailable(Exception):
     """The index could not be asked (offline, or no such project)."""
 
 
-def project_files(name: str) -> list[DistFile]:
-    """Every file of a project on the index, from a day-old cache when possible."""
+def project_files(name: str, *, yanked: bool = False) -> list[DistFile]:
+    """Every file of a project on the index (yanked ones only when asked), from a day-old
+    cache when possible."""
     key = canonicalize_name(name)
     cache_file = cache_root() / "index" / f"{key}.json"
     payload = None
@@ -86,7 +88,8 @@ def project_files(name: str) -> list[DistFile]:
     rows = payload.get("files", [])
     if not isinstance(rows, list):
         raise IndexUnavailable(f"unexpected answer from the index for {key}")
-    return [f for f in (_parse(row) for row in rows) if f is not None]
+    files = [f for f in (_parse(row) for row in rows) if f is not None]
+    return files if yanked else [f for f in files if not f.yanked]
 
 
 def _fetch(key: str) -> dict[str, object]:
@@ -117,12 +120,11 @@ def _parse(row: dict[str, object]) -> DistFile | None:
             return None
     except (InvalidWheelFilename, InvalidSdistFilename, InvalidVersion):
         return None
-    if row.get("yanked"):
-        return None
     uploaded = row.get("upload-time")
     when = datetime.fromisoformat(str(uploaded).replace("Z", "+00:00")) if uploaded else None
     requires = row.get("requires-python")
-    return DistFile(filename, version, when, str(requires) if requires else None, tagset)
+    requires_text = str(requires) if requires else None
+    return DistFile(filename, version, when, requires_text, tagset, bool(row.get("yanked")))
 
 
 def pinned_version(pin: str) -> tuple[str, Version] | None:
@@ -138,12 +140,13 @@ def pinned_version(pin: str) -> tuple[str, Version] | None:
 
 
 def files_of(pin: str) -> list[DistFile]:
-    """The files of the exact version a pin names (empty for a range)."""
+    """The files of the exact version a pin names (empty for a range); yanked ones too, which
+    an exact pin still installs (networkx 2.6)."""
     pinned = pinned_version(pin)
     if pinned is None:
         return []
     name, version = pinned
-    return [f for f in project_files(name) if f.version == version]
+    return [f for f in project_files(name, yanked=True) if f.version == version]
 
 
 def installable_on(pin: str, python: tuple[int, int], *, from_source: bool = False) -> bool:

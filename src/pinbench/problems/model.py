@@ -178,6 +178,11 @@ class EnvSpec(BaseModel):
     as_of: date | None = Field(
         default=None, description="resolve dependencies as of this date (uv --exclude-newer)"
     )
+    harness: tuple[str, ...] = Field(
+        default=(),
+        description="a dataset harness's own installs, made after the pins in a second step "
+        "as that harness makes them (they may move the pins' dependencies)",
+    )
 
 
 def env_spec_for(problem: Problem, as_of: date | None = None) -> EnvSpec:
@@ -188,10 +193,10 @@ def env_spec_for(problem: Problem, as_of: date | None = None) -> EnvSpec:
     )
     pins = tuple(sorted(problem.pins[1:], key=str.lower))
     harness = {canonicalize_name(Requirement(p).name) for p in problem.harness_pins}
-    pytest = ("pytest",) if needs_pytest and "pytest" not in harness else ()
     return EnvSpec(
         python=problem.python_version,
         pins=(problem.pins[0], *pins),
-        extras=tuple(sorted((*problem.harness_pins, *pytest), key=str.lower)),
+        extras=("pytest",) if needs_pytest and "pytest" not in harness else (),
         as_of=as_of,
+        harness=problem.harness_pins,
     )
