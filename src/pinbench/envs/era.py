@@ -36,6 +36,7 @@ _NO_WHEELS = re.compile(
     r"`(?P<name>[A-Za-z0-9._-]+)`"
 )
 BUILD_BACKENDS = ("setuptools", "wheel")
+ALL = ":all:"  # every package may be built (uv named none to build)
 BASE_PACKAGES = ("setuptools",)  # what the harness adds to every environment
 # First final release of each CPython minor: nothing older was written to run on it.
 PYTHON_RELEASED = {
@@ -53,12 +54,17 @@ _NEEDS_BUILD = ("building from source is disabled", "no wheels with a matching",
 
 @dataclass
 class Plan:
-    """What the next uv attempt allows: per-package cutoffs, and whether sources may build."""
+    """What the next uv attempt allows: per-package cutoffs, and which packages may be built
+    from source (only those with no fitting wheel at any date; `ALL` when uv named none)."""
 
     as_of: date | None
     cutoffs: dict[str, date] = field(default_factory=dict)
-    allow_build: bool = False
+    builds: set[str] = field(default_factory=set)
     era_pins: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def allow_build(self) -> bool:
+        return bool(self.builds)
 
     def cutoff(self, name: str) -> date | None:
         return self.cutoffs.get(canonicalize_name(name), self.as_of)
@@ -67,7 +73,14 @@ class Plan:
         args = ["--exclude-newer", self.as_of.isoformat()] if self.as_of else []
         for name, day in sorted(self.cutoffs.items()):
             args += ["--exclude-newer-package", f"{name}={day.isoformat()}"]
-        return args if self.allow_build else [*args, "--no-build"]
+        if ALL in self.builds:
+            return args
+        if not self.builds:
+            return [*args, "--no-build"]
+        args += ["--only-binary", ":all:"]  # every other package still from wheels only
+        for name in sorted(self.builds):
+            args += ["--no-binary", name]
+        return args
 
     def learn(self, stderr: str, python: tuple[int, int]) -> bool:
         """Widen the plan from uv's failure; False when nothing more can be tried."""
@@ -82,21 +95,29 @@ class Plan:
             learned |= self._raise_cutoff(name, when)
         for match in _TOO_OLD.finditer(stderr):
             learned |= self._raise_cutoff(match["name"], first_upload(match["name"], match["spec"]))
+        unbuilt: list[str] = []
         for match in _NO_WHEELS.finditer(stderr):
-            learned |= self._raise_cutoff(match["name"], first_wheel(match["name"], python))
+            name = canonicalize_name(match["name"])
+            if self._raise_cutoff(name, first_wheel(name, python)):
+                learned = True
+            elif name not in self.builds:
+                unbuilt.append(name)
         if learned:
             return True
-        if not self.allow_build and any(marker in stderr for marker in _NEEDS_BUILD):
-            self.allow_builds(python)
+        if unbuilt:  # no later date gives it a wheel: it alone is built from source
+            self.allow_builds(unbuilt, python)
+            return True
+        if ALL not in self.builds and any(marker in stderr for marker in _NEEDS_BUILD):
+            self.allow_builds([ALL], python)
             return True
         return False
 
-    def allow_builds(self, python: tuple[int, int]) -> None:
+    def allow_builds(self, names: list[str], python: tuple[int, int]) -> None:
         """Source builds run today's setuptools, as the usual way's do (the era's may not run on
         the interpreter: setuptools of 2018 calls what Python 3.9 removed), while the
         setuptools installed in the environment stays the era's, pinned."""
-        self.allow_build = True
-        if self.as_of is None:
+        self.builds.update(names)
+        if self.as_of is None or self.era_pins:
             return
         for name in BUILD_BACKENDS:
             version = newest_before(name, self.cutoff(name) or self.as_of, python)
@@ -132,7 +153,7 @@ class Plan:
     def describe(self) -> dict[str, object]:
         return {
             "cutoffs": {name: day.isoformat() for name, day in sorted(self.cutoffs.items())},
-            "source_builds": self.allow_build,
+            "source_builds": sorted(self.builds),
             "era_pins": sorted(self.era_pins.values()),
         }
 
