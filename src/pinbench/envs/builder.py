@@ -128,10 +128,10 @@ def _remember(resolution: Resolution, candidates: tuple[Interpreter, ...]) -> No
 
 
 def _resolution_file(spec: EnvSpec, candidates: tuple[Interpreter, ...]) -> Path:
-    payload = json.dumps(
-        [spec.model_dump(mode="json"), [[str(i.path), list(i.version)] for i in candidates]],
-        sort_keys=True,
-    )
+    # The builder's version too: a fallback remembered by an older builder (one that could not
+    # build on the requested interpreter) must not outlive the fix that makes it build there.
+    interpreters = [[str(i.path), list(i.version)] for i in candidates]
+    payload = json.dumps([BUILDER_VERSION, spec.model_dump(mode="json"), interpreters])
     return envs_dir() / ".resolutions" / f"{hashlib.sha256(payload.encode()).hexdigest()}.json"
 
 
