@@ -287,3 +287,13 @@ def test_a_yanked_release_is_installed_when_pinned_exactly() -> None:
     # networkx 2.6 was yanked; an exact pin still installs it (PEP 592), as pip does.
     env = ensure(EnvSpec(python="3.9", pins=("networkx==2.6",)))
     assert _run(env.python, "import networkx; print(networkx.__version__)") == "2.6"
+
+
+@pytest.mark.parametrize(
+    ("pin", "minor"), [("networkx==1.11", "3.6"), ("networkx==2.0", "3.6"), ("geopy==2.0.0", "3.8")]
+)
+def test_with_no_python_asked_the_interpreter_is_of_the_pins_era(pin: str, minor: str) -> None:
+    # GitChameleon 1.0 has no Python column: networkx 1.11 (2016) ships a pure-Python wheel
+    # that installs on 3.13, where it cannot import (fractions.gcd is gone).
+    resolution = resolve(EnvSpec(python=None, pins=(pin,)))
+    assert resolution.interpreter.minor == minor

@@ -154,7 +154,7 @@ def _resolve(spec: EnvSpec, candidates: tuple[Interpreter, ...]) -> Resolution:
             f"{' '.join(spec.pins)} (no fitting wheel or source distribution)"
         )
     if wanted is None:
-        chosen = max(fits, key=lambda i: i.version)  # newest that can install the pins
+        chosen = _of_the_era(spec, fits) if offline is None else max(fits)
         substitution = None
     else:
         chosen = min(fits, key=lambda i: (abs(i.version[1] - wanted[1]), i.version))
@@ -176,6 +176,20 @@ def _resolve(spec: EnvSpec, candidates: tuple[Interpreter, ...]) -> Resolution:
         except index.IndexUnavailable:
             as_of = None
     return Resolution(spec, chosen, as_of, substitution)
+
+
+def _of_the_era(spec: EnvSpec, fits: list[Interpreter]) -> Interpreter:
+    """With no Python asked for: the newest interpreter that existed when the pins were
+    released (a pure-Python wheel of networkx 1.11 installs on 3.13 but cannot import there),
+    else the oldest that can install them."""
+    try:
+        released = index.release_date(spec.pins)
+    except index.IndexUnavailable:
+        released = None
+    if released is None:
+        return max(fits)
+    existing = [i for i in fits if era.PYTHON_RELEASED.get(i.version[:2], date.max) <= released]
+    return max(existing) if existing else min(fits)
 
 
 def _parse_minor(text: str) -> tuple[int, int]:

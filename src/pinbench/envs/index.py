@@ -174,3 +174,9 @@ def as_of_date(pins: tuple[str, ...], python: tuple[int, int]) -> date | None:
     if newest is None:
         return None
     return (newest.astimezone(UTC) + timedelta(days=1)).date()
+
+
+def release_date(pins: tuple[str, ...]) -> date | None:
+    """When the newest of the exact pins was first uploaded (None: no exact pin known)."""
+    days = [min(u) for u in ([f.uploaded for f in files_of(p) if f.uploaded] for p in pins) if u]
+    return max(days).date() if days else None
