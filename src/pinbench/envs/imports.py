@@ -24,7 +24,9 @@ def import_names(env: Path, pin: str) -> list[str]:
         for info in site.glob("*.dist-info"):
             if canonicalize_name(info.name.split("-", 1)[0]) != wanted:
                 continue
-            names = _from_top_level(info) or _from_record(info)
+            listed = _from_top_level(info) or _from_record(info)
+            # top_level.txt may list what is no module name at all ('2to3-like' entries)
+            names = [n for n in listed if all(part.isidentifier() for part in n.split("."))]
             public = [n for n in names if not n.startswith("_")]
             return sorted(public or names)
     return []
