@@ -3,7 +3,9 @@ filtering works, a row opens its details. Screenshots land in artifacts/ for a p
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -25,7 +27,9 @@ FLAGS = [
 def _open(path: Path, shot: str, check: callable) -> None:  # type: ignore[valid-type]
     errors: list[str] = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        # Chromium's singleton socket lives under $TMPDIR, and a socket path has 107 bytes
+        env = {**os.environ, "TMPDIR": "/tmp"} if len(tempfile.gettempdir()) > 40 else None
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, env=env)
         try:
             page = browser.new_page(viewport={"width": 1200, "height": 900})
 
