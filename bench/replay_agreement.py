@@ -23,7 +23,12 @@ from pathlib import Path
 
 def authors_verdicts(path: Path) -> dict[str, bool]:
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    return {f"gc2-{row['example_id']}": bool(row["passed"]) for row in rows}
+    return {f"gc2-{row['example_id']}": _verdict(row["passed"]) for row in rows}
+
+
+def _verdict(value: object) -> bool:
+    """The published files write their verdicts as JSON booleans or as "True"/"False"."""
+    return value is True or str(value).strip().lower() == "true"
 
 
 def replay(dataset: str, results: Path) -> dict[str, dict[str, object]]:
