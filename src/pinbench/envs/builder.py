@@ -390,8 +390,8 @@ def _install(resolution: Resolution, target: Path) -> Plan:
     for step in (resolution.packages, list(spec.harness)):
         attempts = 0
         while step:
-            if plan.allow_build:  # a pin built from source may need system libraries to build
-                env.update(_build_environ(spec.pins))
+            if plan.allow_build and "LIBRARY_PATH" not in env:
+                env.update(_build_environ(spec.pins))  # what a pin's source build links
             cmd = [uv, "pip", "install", "--python", target_python, *plan.uv_args()]
             done = run([*cmd, *plan.requirements(step)])
             if done.returncode == 0:

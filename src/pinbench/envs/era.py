@@ -120,10 +120,12 @@ class Plan:
         if self.as_of is None or self.era_pins:
             return
         for name in BUILD_BACKENDS:
-            version = newest_before(name, self.cutoff(name) or self.as_of, python)
-            if version is not None:
+            if name in BASE_PACKAGES:  # installed in the environment too: the era's there
+                version = newest_before(name, self.cutoff(name) or self.as_of, python)
+                if version is None:
+                    continue
                 self.era_pins[name] = f"{name}=={version}"
-                self.cutoffs[name] = TOOLS_DATE
+            self.cutoffs[name] = TOOLS_DATE
 
     def floor_base_packages(self, python: tuple[int, int]) -> None:
         """The harness's own base packages (setuptools) are never older than the interpreter:
