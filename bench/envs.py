@@ -16,15 +16,15 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-from pinbench.envs.builder import build, gc, resolve
-from pinbench.paths import uv_cache_dir
-from pinbench.problems.model import EnvSpec
+from pinbench.core.env import EnvSpec
+from pinbench.core.paths import uv_cache_dir
+from pinbench.envs.python.builder import build, gc, resolve
 
 SPECS = [
-    EnvSpec(python="3.9", pins=("numpy==1.21.6",)),
-    EnvSpec(python="3.9", pins=("pandas==1.3.5",)),
-    EnvSpec(python="3.10", pins=("networkx==2.8.8",)),
-    EnvSpec(python="3.11", pins=("scikit-learn==1.3.2",)),
+    EnvSpec(version="3.9", pins=("numpy==1.21.6",)),
+    EnvSpec(version="3.9", pins=("pandas==1.3.5",)),
+    EnvSpec(version="3.10", pins=("networkx==2.8.8",)),
+    EnvSpec(version="3.11", pins=("scikit-learn==1.3.2",)),
 ]
 
 

@@ -26,10 +26,10 @@ from functools import cached_property
 from pathlib import Path
 
 from pinbench.models.replay import read_answers
-from pinbench.problems.loaders import load_dataset
-from pinbench.problems.model import Problem
-from pinbench.prompts.extract import compiles
-from pinbench.scenarios.generation import GenerationScenario
+from pinbench.tasks.generation.extract import compiles
+from pinbench.tasks.generation.loaders import load_dataset
+from pinbench.tasks.generation.problem import Problem
+from pinbench.tasks.generation.task import GenerationScenario
 
 _GC_BLOCK = re.compile(r"```python(.*?)```", re.DOTALL)  # run_eval.py's extract_code, verbatim
 _FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$", re.MULTILINE)

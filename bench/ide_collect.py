@@ -18,11 +18,11 @@ from pathlib import Path
 
 import httpx
 
-from pinbench import snapshots
-from pinbench.envs.index import index_url
-from pinbench.executions import ExecutionService
-from pinbench.ide.cases import Kind
-from pinbench.ide.collect import collect_repositories
+from pinbench.core import snapshots
+from pinbench.envs.python.index import index_url
+from pinbench.execution.local import ExecutionService
+from pinbench.tasks.ide.cases import Kind
+from pinbench.tasks.ide.collect import collect_repositories
 
 
 def fetch(requirement: str, into: Path) -> Path:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from pinbench.executions import ExecutionService
+from pinbench.execution.local import ExecutionService
 from pinbench.mining.lifespans import mine
 
 VERSIONS = ["1.20.3", "1.21.6", "1.22.4", "1.23.5", "1.24.4", "1.25.2"]

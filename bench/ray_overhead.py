@@ -33,25 +33,27 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from pinbench.distributed.executor import RayExecutor
-from pinbench.executions import ExecutionService
-from pinbench.executors import Executor, LocalExecutor
+from pinbench.core.env import EnvSpec
+from pinbench.core.outcome import Limits, Status
+from pinbench.core.paths import uv_cache_dir
+from pinbench.core.tests import TestKind, TestSpec
+from pinbench.execution.base import Executor
+from pinbench.execution.local import ExecutionService, LocalExecutor
+from pinbench.execution.ray.executor import RayExecutor
 from pinbench.models.base import Generation, Request
-from pinbench.paths import uv_cache_dir
-from pinbench.problems.loaders import load_dataset
-from pinbench.problems.model import EnvSpec, Problem, TestKind, TestSpec
-from pinbench.runner import RunConfig, Runner
-from pinbench.sandbox.outcome import Limits, Status
+from pinbench.run.runner import RunConfig, Runner
 from pinbench.store.runs import RunStore
+from pinbench.tasks.generation.loaders import load_dataset
+from pinbench.tasks.generation.problem import Problem
 
 SUITES = (
     (
-        EnvSpec(python="3.9", pins=("numpy==1.21.6",)),
+        EnvSpec(version="3.9", pins=("numpy==1.21.6",)),
         "import numpy as np\ndef f(x):\n    return int(np.square(np.int64(x))) + {i}\n",
         "assert f(3) == 9 + {i}",
     ),
     (
-        EnvSpec(python="3.9", pins=("pandas==1.3.5",)),
+        EnvSpec(version="3.9", pins=("pandas==1.3.5",)),
         "import pandas as pd\ndef f(x):\n    return int(pd.Series([x, x]).sum()) + {i}\n",
         "assert f(3) == 6 + {i}",
     ),
@@ -145,8 +147,8 @@ def fresh_node_builds() -> dict[str, float]:
         env = {**os.environ, "PINBENCH_HOME": home, "UV_CACHE_DIR": str(uv_cache_dir())}
         for spec, _, _ in SUITES:
             code = (
-                "import time; from pinbench.envs.builder import ensure; "
-                "from pinbench.problems.model import EnvSpec; t = time.perf_counter(); "
+                "import time; from pinbench.envs.python.builder import ensure; "
+                "from pinbench.tasks.generation.problem import EnvSpec; t = time.perf_counter(); "
                 f"ensure(EnvSpec.model_validate_json({spec.model_dump_json()!r})); "
                 "print(time.perf_counter() - t)"
             )

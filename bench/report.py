@@ -17,10 +17,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from pinbench.core.records import ItemMeta, SampleRecord
 from pinbench.metrics.scores import score
 from pinbench.models.base import Generation, Message, Request, Sampling
-from pinbench.runner import RunConfig, RunSummary
-from pinbench.store.runs import ProblemMeta, RunStore, SampleRecord
+from pinbench.run.runner import RunConfig, RunSummary
+from pinbench.store.runs import RunStore
 
 LIBRARIES = [f"lib{i}" for i in range(15)]
 CHANGES = ["argument_or_attribute_change", "function_name_change", "semantics_or_behaviour_change"]
@@ -33,7 +34,7 @@ def synthesise(store: RunStore, problems: int, samples: int) -> str:
     run_id = config.run_id
     store.start_run(run_id, config.model_dump(mode="json"), model_name="synthetic")
     metas = [
-        ProblemMeta(
+        ItemMeta(
             id=f"p{i:04d}",
             library=LIBRARIES[i % len(LIBRARIES)],
             version=f"1.{i % 9}.0",

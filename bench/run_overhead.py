@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.mod
 from tests.models.fault_server import spawn_server
 
 from pinbench.models.openai import OpenAICompatible
-from pinbench.problems.loaders import load_dataset
-from pinbench.runner import RunConfig, Runner
+from pinbench.run.runner import RunConfig, Runner
 from pinbench.store.runs import RunStore
+from pinbench.tasks.generation.loaders import load_dataset
 
 
 async def one_run(url: str, n: int, store_dir: Path) -> tuple[float, int]:

@@ -11,18 +11,20 @@ import statistics
 import subprocess
 import time
 
-from pinbench.envs.builder import ensure
-from pinbench.problems.model import EnvSpec, TestKind, TestSpec
-from pinbench.sandbox.executor import execute
-from pinbench.sandbox.isolation import FULL, NONE, USERNS, detect
-from pinbench.sandbox.outcome import Status
+from pinbench.core.env import EnvSpec
+from pinbench.core.outcome import Status
+from pinbench.core.tests import TestKind, TestSpec
+from pinbench.envs.python.builder import ensure
+from pinbench.sandbox.execute import execute
+from pinbench.sandbox.isolation import FULL, NONE, USERNS
+from pinbench.sandbox.probe import detect
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=40)
     args = parser.parse_args()
-    python = ensure(EnvSpec(python="3.11", pins=("pytest==8.3.4",))).python
+    python = ensure(EnvSpec(version="3.11", pins=("pytest==8.3.4",))).python
     test = TestSpec(kind=TestKind.SCRIPT, code="assert x == 1")
     best = detect()
     levels = [iso for iso in (FULL, USERNS, NONE) if iso.level in {best.level, "none", "userns"}]

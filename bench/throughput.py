@@ -29,12 +29,13 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from pinbench.envs.builder import Environment, ensure
-from pinbench.executions import default_jobs
-from pinbench.problems.model import EnvSpec, TestKind, TestSpec
-from pinbench.sandbox.executor import execute
-from pinbench.sandbox.isolation import detect
-from pinbench.sandbox.outcome import Status
+from pinbench.core.env import EnvSpec
+from pinbench.core.outcome import Status
+from pinbench.core.tests import TestKind, TestSpec
+from pinbench.envs.python.builder import Environment, ensure
+from pinbench.execution.local import default_jobs
+from pinbench.sandbox.execute import execute
+from pinbench.sandbox.probe import detect
 from pinbench.sandbox.warm import WarmPools
 
 CORES = os.cpu_count() or 2
@@ -42,12 +43,12 @@ BASELINE_THREADS = max(1, math.ceil(0.75 * CORES))
 
 SUITES = {
     "numpy": (
-        EnvSpec(python="3.9", pins=("numpy==1.21.6",)),
+        EnvSpec(version="3.9", pins=("numpy==1.21.6",)),
         "import numpy as np\ndef f(x):\n    return int(np.square(np.int64(x))) + {i}\n",
         "assert f(3) == 9 + {i}",
     ),
     "pandas": (
-        EnvSpec(python="3.9", pins=("pandas==1.3.5",)),
+        EnvSpec(version="3.9", pins=("pandas==1.3.5",)),
         "import pandas as pd\ndef f(x):\n    return int(pd.Series([x, x]).sum()) + {i}\n",
         "assert f(3) == 6 + {i}",
     ),
@@ -112,7 +113,7 @@ def baseline_env(interpreter: Path, env: Environment, target: Path) -> float:
         [str(env.python), "-m", "pip", "freeze"], capture_output=True, text=True, check=False
     ).stdout.split()
     if not freeze:  # uv venvs have no pip: ask uv
-        from pinbench.envs.interpreters import uv_binary
+        from pinbench.envs.python.interpreters import uv_binary
 
         freeze = subprocess.run(
             [uv_binary(), "pip", "freeze", "--python", str(env.python)],

@@ -25,9 +25,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from pinbench.envs.interpreters import discover
-from pinbench.problems.loaders import load_dataset
-from pinbench.problems.model import Problem, TestKind, TestSpec
+from pinbench.core.tests import TestKind, TestSpec
+from pinbench.envs.python.interpreters import discover
+from pinbench.tasks.generation.loaders import load_dataset
+from pinbench.tasks.generation.problem import Problem
 
 TIMEOUT = 240  # GitChameleon's TIMEOUT_SEC
 

@@ -25,7 +25,7 @@ import sysconfig
 import time
 from pathlib import Path
 
-from pinbench.metrics.versicode import Variant, identifiers, score_samples
+from pinbench.tasks.versicode.metrics import Variant, identifiers, score_samples
 
 KS = (1, 3, 10)
 NAME = re.compile(r"[A-Za-z_]\w*")

@@ -42,11 +42,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pinbench.metrics.versicode import NO_ANSWER, Variant, expected_best_at_k, extract_answer
-from pinbench.problems.loaders import DatasetError
-from pinbench.scenarios.versicode import Task, VersiCodeScenario
-from pinbench.versicode import loaders
-from pinbench.versicode.model import CompletionTask, EditDirection, EditTask, Granularity
+from pinbench.core.datasets import DatasetError
+from pinbench.metrics.passk import expected_best_at_k
+from pinbench.tasks.versicode import loaders
+from pinbench.tasks.versicode.metrics import NO_ANSWER, Variant, extract_answer
+from pinbench.tasks.versicode.model import CompletionTask, EditDirection, EditTask, Granularity
+from pinbench.tasks.versicode.task import Task, VersiCodeScenario
 
 TOLERANCE = 1e-9
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pinbench.problems.loaders import load_dataset
-from pinbench.problems.model import ChangeCategory, Problem
-from pinbench.problems.splits import select_split
+from pinbench.tasks.generation.loaders import load_dataset
+from pinbench.tasks.generation.problem import ChangeCategory, Problem
+from pinbench.tasks.generation.splits import select_split
 from pinbench.validate import Verdict, validate
 
 BUILTIN = Path("builtin")

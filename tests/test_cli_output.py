@@ -25,7 +25,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pinbench.cli import app
-from pinbench.cli_common import HELP_WIDTH
+from pinbench.cli.common import HELP_WIDTH
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "data" / "sample" / "problems.jsonl"

@@ -11,8 +11,8 @@ from packaging.version import Version
 from typer.testing import CliRunner
 
 from pinbench.cli import app
-from pinbench.problems.loaders import load_dataset
-from pinbench.problems.splits import select_split
+from pinbench.tasks.generation.loaders import load_dataset
+from pinbench.tasks.generation.splits import select_split
 
 pytestmark = pytest.mark.integration
 

@@ -7,12 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from pinbench.envs.builder import ensure
-from pinbench.executions import ExecutionService
-from pinbench.executors import EnvHandle, LocalExecutor
-from pinbench.problems.loaders import load_dataset
-from pinbench.problems.model import EnvSpec, TestKind, TestSpec, env_spec_for
-from pinbench.sandbox.outcome import Execution, Limits, Status
+from pinbench.core.env import EnvSpec
+from pinbench.core.outcome import Execution, Limits, Status
+from pinbench.core.tests import TestKind, TestSpec
+from pinbench.envs.python.builder import ensure
+from pinbench.execution.base import EnvHandle
+from pinbench.execution.local import ExecutionService, LocalExecutor
+from pinbench.tasks.generation.loaders import load_dataset
+from pinbench.tasks.generation.problem import env_spec_for
 from pinbench.validate import preload, preload_for
 
 pytestmark = pytest.mark.integration
@@ -24,7 +26,7 @@ SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample" / "problems.
 def test_outcomes_are_cached_by_program_test_and_limits(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    env = ensure(EnvSpec(python="3.11", pins=("pytest==8.3.4",)))
+    env = ensure(EnvSpec(version="3.11", pins=("pytest==8.3.4",)))
     monkeypatch.setenv("PINBENCH_HOME", str(tmp_path))  # a fresh cache; envs stay where built
     service = ExecutionService(jobs=1, warm=False)
     limits = Limits(wall_seconds=10)
@@ -41,8 +43,8 @@ def test_outcomes_are_cached_by_program_test_and_limits(
 
 
 def test_infrastructure_outcomes_are_not_cached(tmp_path: Path) -> None:
-    from pinbench.sandbox.outcome import Execution
-    from pinbench.store.outcomes import OutcomeCache
+    from pinbench.core.outcome import Execution
+    from pinbench.execution.cache import OutcomeCache
 
     cache = OutcomeCache(tmp_path / "o.sqlite")
     cache.put("k", "env", Execution(status=Status.HARNESS_ERROR))

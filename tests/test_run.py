@@ -20,12 +20,12 @@ import pytest
 from typer.testing import CliRunner
 
 from pinbench.cli import app
-from pinbench.executors import LocalExecutor
+from pinbench.execution.local import LocalExecutor
 from pinbench.models.openai import OpenAICompatible
-from pinbench.problems.loaders import load_dataset
-from pinbench.problems.model import Problem
-from pinbench.runner import RunConfig, Runner
+from pinbench.run.runner import RunConfig, Runner
 from pinbench.store.runs import RunStore
+from pinbench.tasks.generation.loaders import load_dataset
+from pinbench.tasks.generation.problem import Problem
 from tests.models.fault_server import Fault, FaultServer
 
 REPO = Path(__file__).resolve().parent.parent

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pinbench.executions import ExecutionService
-from pinbench.problems.loaders import load_dataset
-from pinbench.problems.model import ChangeCategory, TestKind
+from pinbench.core.tests import TestKind
+from pinbench.execution.local import ExecutionService
+from pinbench.tasks.generation.loaders import load_dataset
+from pinbench.tasks.generation.problem import ChangeCategory
 from pinbench.validate import Verdict, validate
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample" / "problems.jsonl"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pinbench.sandbox.outcome import Status
+from pinbench.core.outcome import Status
 from pinbench.validate import starter_compiles
 
 FIXTURE = Path(__file__).parent / "fixtures" / "validate" / "problems.jsonl"
@@ -222,8 +222,9 @@ def test_a_starter_that_is_a_prefix_of_the_reference_is_sound(
 def test_a_check_timing_out_at_the_calibrated_deadline_is_retried_at_the_cap() -> None:
     # The hidden test takes milliseconds, so the others get the 5 s floor; a visible test that
     # needs 6 s (a slow import on a busy machine) is not the reference's fault.
-    from pinbench.problems.model import Problem, TestKind, TestSpec
-    from pinbench.sandbox.outcome import Limits
+    from pinbench.core.outcome import Limits
+    from pinbench.core.tests import TestKind, TestSpec
+    from pinbench.tasks.generation.problem import Problem
     from pinbench.validate import Verdict, validate
 
     problem = Problem(

@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from pinbench.cli import app
-from pinbench.problems.loaders import load_dataset
-from pinbench.problems.splits import select_split
-from pinbench.versicode.builtin import derive
-from pinbench.versicode.model import Granularity
+from pinbench.tasks.generation.loaders import load_dataset
+from pinbench.tasks.generation.splits import select_split
+from pinbench.tasks.versicode.builtin import derive
+from pinbench.tasks.versicode.model import Granularity
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures" / "versicode"
@@ -79,7 +79,7 @@ def test_versicode_files_are_scored_by_strings_without_tests(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     built: list[object] = []
-    monkeypatch.setattr("pinbench.executors.ensure", lambda spec: built.append(spec))
+    monkeypatch.setattr("pinbench.execution.base.ensure", lambda spec: built.append(spec))
     document = _run(tmp_path, "-m", "reference", "--task", "completion", "-d", str(FIXTURES))
     assert built == []  # no test to run: no environment is built
     scores = document["summary"]["scores"]

@@ -15,12 +15,13 @@ from concurrent.futures import ThreadPoolExecutor
 from packaging.version import InvalidVersion, Version
 from pydantic import BaseModel, Field
 
-from pinbench.envs.builder import Environments
-from pinbench.executions import ExecutionService
+from pinbench.core.env import EnvSpec
+from pinbench.core.outcome import Limits, Status
+from pinbench.core.records import SampleRecord
+from pinbench.envs.python.builder import Environments
+from pinbench.execution.local import ExecutionService
 from pinbench.metrics.scores import at_round, chains_of
-from pinbench.problems.model import EnvSpec, Problem, env_spec_for
-from pinbench.sandbox.outcome import Limits, Status
-from pinbench.store.runs import SampleRecord
+from pinbench.tasks.generation.problem import Problem, env_spec_for
 from pinbench.validate import contrast_spec_for, preload_for
 
 FAILURES = frozenset({"failed", "syntax_error", "timeout", "resource_limit"})

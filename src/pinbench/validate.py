@@ -16,12 +16,14 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from pinbench.envs.builder import EnvError, Environment, ensure
-from pinbench.envs.imports import pinned_modules, primary_modules
-from pinbench.executions import ExecutionService
-from pinbench.problems.model import EnvSpec, Problem, TestKind, TestSpec, env_spec_for
-from pinbench.sandbox.outcome import Execution, Limits, Status
-from pinbench.sandbox.timeouts import Calibration, retry_at_cap
+from pinbench.core.env import EnvError, EnvSpec
+from pinbench.core.outcome import Execution, Limits, Status
+from pinbench.core.tests import TestKind, TestSpec
+from pinbench.envs.python.builder import Environment, ensure
+from pinbench.envs.python.imports import pinned_modules, primary_modules
+from pinbench.execution.local import ExecutionService
+from pinbench.execution.timeouts import Calibration, retry_at_cap
+from pinbench.tasks.generation.problem import Problem, env_spec_for
 
 
 class Verdict(StrEnum):

@@ -18,7 +18,7 @@ FAST_HEALTH_CHECK = {"health_check_period_ms": 300, "health_check_failure_thresh
 def cluster() -> Iterator[Any]:
     from ray.cluster_utils import Cluster
 
-    from pinbench.distributed.cluster import short_temp_dir
+    from pinbench.execution.ray.cluster import short_temp_dir
 
     short_temp_dir()  # a long $TMPDIR would make Ray's socket paths too long
     head = {**NODE, "include_dashboard": False, "_system_config": FAST_HEALTH_CHECK}
@@ -34,7 +34,7 @@ def cluster() -> Iterator[Any]:
 def add_node(cluster: Any, home: Path | None = None) -> Any:
     """One more node; with `home`, a pinbench home of its own (its own environments), like a
     separate machine, sharing only uv's download cache."""
-    from pinbench.paths import uv_cache_dir
+    from pinbench.core.paths import uv_cache_dir
 
     env = {"PINBENCH_HOME": str(home), "UV_CACHE_DIR": str(uv_cache_dir())} if home else None
     node = cluster.add_node(**NODE, env_vars=env)

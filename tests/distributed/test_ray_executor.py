@@ -20,15 +20,15 @@ import pytest
 from typer.testing import CliRunner
 
 from pinbench.cli import app
-from pinbench.distributed.executor import RayExecutor
-from pinbench.executions import ExecutionService
-from pinbench.executors import Executor, LocalExecutor
+from pinbench.core.outcome import Limits
+from pinbench.execution.base import Executor
+from pinbench.execution.local import ExecutionService, LocalExecutor
+from pinbench.execution.ray.executor import RayExecutor
 from pinbench.models.base import Generation, Request
-from pinbench.problems.loaders import load_dataset
-from pinbench.problems.model import Problem, env_spec_for
-from pinbench.runner import RunConfig, Runner
-from pinbench.sandbox.outcome import Limits
+from pinbench.run.runner import RunConfig, Runner
 from pinbench.store.runs import RunStore
+from pinbench.tasks.generation.loaders import load_dataset
+from pinbench.tasks.generation.problem import Problem, env_spec_for
 from tests.distributed.conftest import add_node
 from tests.models.fault_server import FaultServer
 
@@ -256,7 +256,7 @@ def test_a_node_on_another_pinbench_version_is_refused_by_name(
     cluster: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import pinbench
-    from pinbench.distributed.cluster import ClusterError
+    from pinbench.execution.ray.cluster import ClusterError
 
     monkeypatch.setattr(pinbench, "__version__", "0.0.0-driver")
     with pytest.raises(ClusterError, match=r"runs pinbench .*this driver 0\.0\.0-driver"):

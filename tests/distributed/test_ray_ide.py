@@ -11,16 +11,16 @@ import pytest
 import ray
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-from pinbench import snapshots
-from pinbench.distributed.executor import RayExecutor
-from pinbench.distributed.node import NodeWorker
-from pinbench.executions import ExecutionService
-from pinbench.executors import Executor, LocalExecutor
-from pinbench.ide.build import build_repo
-from pinbench.ide.cases import GenerateCase, Kind
-from pinbench.ide.collect import Context, Quotas, collect
-from pinbench.sandbox.outcome import Limits
-from pinbench.scenarios.ide import IdeScenario, as_problem
+from pinbench.core import snapshots
+from pinbench.core.outcome import Limits
+from pinbench.execution.base import Executor
+from pinbench.execution.local import ExecutionService, LocalExecutor
+from pinbench.execution.ray.executor import RayExecutor
+from pinbench.execution.ray.node import NodeWorker
+from pinbench.tasks.ide.build import build_repo
+from pinbench.tasks.ide.cases import GenerateCase, Kind
+from pinbench.tasks.ide.collect import Context, Quotas, collect
+from pinbench.tasks.ide.task import IdeScenario, as_problem
 from tests.distributed.conftest import add_node
 from tests.ide.conftest import write_repo
 

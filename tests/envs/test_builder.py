@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from pinbench.envs import builder
-from pinbench.envs.builder import EnvError, Resolution, ensure, resolve
-from pinbench.envs.interpreters import Interpreter, discover
-from pinbench.paths import envs_dir
-from pinbench.problems.model import EnvSpec
+from pinbench.core.env import EnvError, EnvSpec
+from pinbench.core.paths import envs_dir
+from pinbench.envs.python import builder
+from pinbench.envs.python.builder import Resolution, ensure, resolve
+from pinbench.envs.python.interpreters import Interpreter, discover
 
 pytestmark = pytest.mark.integration
 
@@ -28,14 +28,14 @@ def _interp(version: tuple[int, int, int]) -> Interpreter:
 
 def test_key_changes_with_every_part_of_the_spec() -> None:
     base = Resolution(
-        EnvSpec(python="3.9", pins=("numpy==1.21.6",)), _interp((3, 9, 18)), None, None
+        EnvSpec(version="3.9", pins=("numpy==1.21.6",)), _interp((3, 9, 18)), None, None
     )
     variants = [
-        Resolution(EnvSpec(python="3.9", pins=("numpy==1.21.5",)), _interp((3, 9, 18)), None, None),
+        Resolution(EnvSpec(version="3.9", pins=("numpy==1.21.5",)), _interp((3, 9, 18)), None, None),
         Resolution(base.spec, _interp((3, 9, 17)), None, None),
         Resolution(base.spec, _interp((3, 9, 18)), date(2022, 1, 1), None),
         Resolution(
-            EnvSpec(python="3.9", pins=("numpy==1.21.6",), extras=("pytest",)),
+            EnvSpec(version="3.9", pins=("numpy==1.21.6",), extras=("pytest",)),
             _interp((3, 9, 18)),
             None,
             None,
@@ -44,19 +44,19 @@ def test_key_changes_with_every_part_of_the_spec() -> None:
     keys = {base.key, *(v.key for v in variants)}
     assert len(keys) == 1 + len(variants)
     same = Resolution(
-        EnvSpec(python="3.9", pins=("numpy==1.21.6",)), _interp((3, 9, 18)), None, None
+        EnvSpec(version="3.9", pins=("numpy==1.21.6",)), _interp((3, 9, 18)), None, None
     )
     assert same.key == base.key
 
 
 def test_pin_order_does_not_change_the_key() -> None:
-    a = Resolution(EnvSpec(python="3.9", pins=("a==1", "b==2")), _interp((3, 9, 1)), None, None)
-    b = Resolution(EnvSpec(python="3.9", pins=("b==2", "a==1")), _interp((3, 9, 1)), None, None)
+    a = Resolution(EnvSpec(version="3.9", pins=("a==1", "b==2")), _interp((3, 9, 1)), None, None)
+    b = Resolution(EnvSpec(version="3.9", pins=("b==2", "a==1")), _interp((3, 9, 1)), None, None)
     assert a.key == b.key
 
 
 def test_same_spec_is_reused_and_works() -> None:
-    spec = EnvSpec(python="3.11", pins=(PYTEST_PIN,))
+    spec = EnvSpec(version="3.11", pins=(PYTEST_PIN,))
     first = ensure(spec)
     second = ensure(spec)
     assert second.reused and second.path == first.path
@@ -72,12 +72,12 @@ def test_same_spec_is_reused_and_works() -> None:
 
 
 def test_as_of_is_the_day_after_the_pins_first_usable_upload() -> None:
-    resolution = resolve(EnvSpec(python="3.9", pins=("numpy==1.21.6",)))
+    resolution = resolve(EnvSpec(version="3.9", pins=("numpy==1.21.6",)))
     assert resolution.as_of == date(2022, 4, 13)
 
 
 def test_transitive_dependencies_are_period_correct() -> None:
-    env = ensure(EnvSpec(python="3.9", pins=("pandas==1.3.5",)))
+    env = ensure(EnvSpec(version="3.9", pins=("pandas==1.3.5",)))
     out = subprocess.run(
         [str(env.python), "-c", "import numpy, pandas; print(numpy.__version__)"],
         capture_output=True,
@@ -90,14 +90,14 @@ def test_transitive_dependencies_are_period_correct() -> None:
 
 def test_missing_interpreter_is_substituted_and_recorded() -> None:
     available = tuple(discover())
-    resolution = resolve(EnvSpec(python="3.5", pins=(PYTEST_PIN,)), available)
+    resolution = resolve(EnvSpec(version="3.5", pins=(PYTEST_PIN,)), available)
     assert resolution.interpreter.version[:2] != (3, 5)
     assert resolution.substitution is not None and "3.5 is not installed" in resolution.substitution
 
 
 def test_interpreter_without_wheels_for_the_pins_is_substituted() -> None:
     # numpy 1.21.6 ships wheels for cp37-cp310 only
-    resolution = resolve(EnvSpec(python="3.12", pins=("numpy==1.21.6",)))
+    resolution = resolve(EnvSpec(version="3.12", pins=("numpy==1.21.6",)))
     assert resolution.interpreter.version[:2] == (3, 10)
     assert resolution.substitution is not None
     assert "cannot install the pins" in resolution.substitution
@@ -105,11 +105,11 @@ def test_interpreter_without_wheels_for_the_pins_is_substituted() -> None:
 
 def test_no_interpreter_at_all_is_a_clear_error() -> None:
     with pytest.raises(EnvError, match="no Python interpreter"):
-        resolve(EnvSpec(python="3.9", pins=(PYTEST_PIN,)), available=())
+        resolve(EnvSpec(version="3.9", pins=(PYTEST_PIN,)), available=())
 
 
 def test_failed_build_leaves_no_half_env_and_keeps_its_log() -> None:
-    spec = EnvSpec(python="3.11", pins=("pinbench-no-such-package-xyz==1.0",))
+    spec = EnvSpec(version="3.11", pins=("pinbench-no-such-package-xyz==1.0",))
     resolution = resolve(spec)
     with pytest.raises(EnvError) as caught:
         builder.build(resolution)
@@ -124,8 +124,8 @@ def test_concurrent_builders_of_one_key_wait_and_build_once(tmp_path: Path) -> N
     home = tmp_path / "home"
     env = {**os.environ, "PINBENCH_HOME": str(home), "UV_CACHE_DIR": str(builder.uv_cache_dir())}
     code = (
-        "from pinbench.envs.builder import ensure; from pinbench.problems.model import EnvSpec;"
-        f"e = ensure(EnvSpec(python='3.11', pins=({PYTEST_PIN!r},))); print(e.reused, e.path)"
+        "from pinbench.envs.python.builder import ensure; from pinbench.tasks.generation.problem import EnvSpec;"
+        f"e = ensure(EnvSpec(version='3.11', pins=({PYTEST_PIN!r},))); print(e.reused, e.path)"
     )
     procs = [
         subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
@@ -138,9 +138,9 @@ def test_concurrent_builders_of_one_key_wait_and_build_once(tmp_path: Path) -> N
 
 
 def test_second_environment_of_the_same_wheels_costs_under_5_mb(tmp_path: Path) -> None:
-    first = ensure(EnvSpec(python="3.11", pins=(PYTEST_PIN,)))
+    first = ensure(EnvSpec(version="3.11", pins=(PYTEST_PIN,)))
     # a different spec (extra pin already among pytest's dependencies): new key, same wheels
-    second = ensure(EnvSpec(python="3.11", pins=(PYTEST_PIN, "iniconfig==2.0.0")))
+    second = ensure(EnvSpec(version="3.11", pins=(PYTEST_PIN, "iniconfig==2.0.0")))
     assert second.key != first.key
     private = 0
     for path in second.path.rglob("*"):
@@ -158,7 +158,7 @@ def test_second_environment_of_the_same_wheels_costs_under_5_mb(tmp_path: Path) 
 def test_gc_removes_environments(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PINBENCH_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("UV_CACHE_DIR", str(builder.uv_cache_dir()))
-    env = ensure(EnvSpec(python="3.11", pins=(PYTEST_PIN,)))
+    env = ensure(EnvSpec(version="3.11", pins=(PYTEST_PIN,)))
     assert [row["key"] for row in builder.list_envs()] == [env.key]
     assert builder.find(env.key[:8]) == env.path
     assert builder.gc(older_than_days=1) == []
@@ -170,7 +170,7 @@ def test_gc_removes_environments(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 def test_dependencies_without_wheels_in_the_era_move_to_their_first_fitting_wheel() -> None:
     # scipy 1.1.0 has cp37 wheels, but numpy as of its release (May 2018) had none for 3.7:
     # numpy alone moves to the first months with cp37 wheels; nothing is compiled.
-    env = ensure(EnvSpec(python="3.7", pins=("scipy==1.1.0",)))
+    env = ensure(EnvSpec(version="3.7", pins=("scipy==1.1.0",)))
     assert env.resolution.interpreter.minor == "3.7" and env.resolution.substitution is None
     era = json.loads((env.path / builder.MANIFEST).read_text())["era"]
     assert era["source_builds"] == []
@@ -181,7 +181,7 @@ def test_dependencies_without_wheels_in_the_era_move_to_their_first_fitting_whee
 
 def test_an_old_pin_on_a_new_interpreter_gets_wheels_not_builds() -> None:
     # jsonschema 3.2.0 (Nov 2019) needs pyrsistent, which had no cp310 wheels until 2021.
-    env = ensure(EnvSpec(python="3.10", pins=("jsonschema==3.2.0",)))
+    env = ensure(EnvSpec(version="3.10", pins=("jsonschema==3.2.0",)))
     era = json.loads((env.path / builder.MANIFEST).read_text())["era"]
     assert era["source_builds"] == [] and "pyrsistent" in era["cutoffs"]
     assert _run(env.python, "import jsonschema; print(jsonschema.__version__)") == "3.2.0"
@@ -193,22 +193,22 @@ def test_harness_pytest_fits_the_interpreter_not_the_libraries_era(
 ) -> None:
     # six 1.12.0 is of Dec 2018: pytest of that era lacks what the runner's plugin needs and
     # cannot compile its assertion rewrites on 3.10.
-    env = ensure(EnvSpec(python=python, pins=("six==1.12.0",), extras=("pytest",)))
+    env = ensure(EnvSpec(version=python, pins=("six==1.12.0",), extras=("pytest",)))
     code = "import pytest, _pytest.reports, six; print(pytest.__version__, six.__version__)"
     assert _run(env.python, code) == f"{pytest_version} 1.12.0"
 
 
 def test_a_problem_that_pins_pytest_keeps_its_pin() -> None:
-    env = ensure(EnvSpec(python="3.9", pins=("pytest==6.2.5",), extras=("pytest",)))
+    env = ensure(EnvSpec(version="3.9", pins=("pytest==6.2.5",), extras=("pytest",)))
     assert _run(env.python, "import pytest; print(pytest.__version__)") == "6.2.5"
 
 
 def test_a_pin_published_only_as_source_builds_on_the_requested_interpreter() -> None:
     # tornado 6.0.4 has wheels for Windows only: the usual way (pip) builds it, so must we.
-    resolution = resolve(EnvSpec(python="3.9", pins=("tornado==6.0.4",)))
+    resolution = resolve(EnvSpec(version="3.9", pins=("tornado==6.0.4",)))
     assert resolution.interpreter.minor == "3.9"
     assert resolution.substitution is not None and "source builds" in resolution.substitution
-    env = ensure(EnvSpec(python="3.9", pins=("tornado==6.0.4",)))
+    env = ensure(EnvSpec(version="3.9", pins=("tornado==6.0.4",)))
     assert json.loads((env.path / builder.MANIFEST).read_text())["era"]["source_builds"] == [
         "tornado"
     ]
@@ -220,7 +220,7 @@ def test_a_source_build_runs_todays_setuptools_and_installs_the_eras() -> None:
     # which Python 3.9 removed, so it cannot build there. The usual way (pip) builds with
     # today's setuptools; the environment keeps setuptools of the era, but no older than the
     # interpreter (that of 2018 does not even import on 3.10).
-    env = ensure(EnvSpec(python="3.10", pins=("tornado==5.0.0",)))
+    env = ensure(EnvSpec(version="3.10", pins=("tornado==5.0.0",)))
     era = json.loads((env.path / builder.MANIFEST).read_text())["era"]
     assert era["source_builds"] == ["tornado"]  # and nothing else
     (setuptools,) = [pin for pin in era["era_pins"] if pin.startswith("setuptools==")]
@@ -232,12 +232,12 @@ def test_a_source_build_runs_todays_setuptools_and_installs_the_eras() -> None:
 
 def test_a_source_build_finds_the_system_library_it_needs() -> None:
     # rtree 0.9.3 is an sdist whose build and import load libspatialindex_c by name.
+    from pinbench.core.outcome import Status
+    from pinbench.core.tests import TestKind, TestSpec
     from pinbench.envs import system
-    from pinbench.problems.model import TestKind, TestSpec
-    from pinbench.sandbox.executor import execute
-    from pinbench.sandbox.outcome import Status
+    from pinbench.sandbox.execute import execute
 
-    env = ensure(EnvSpec(python="3.10", pins=("geopandas==0.10.0", "rtree==0.9.3")))
+    env = ensure(EnvSpec(version="3.10", pins=("geopandas==0.10.0", "rtree==0.9.3")))
     assert (env.path / system.LINK).is_symlink()
     # rtree alone is built: fiona of 2021 (a dependency) has no cp310 wheel, and built from
     # source it needs GDAL; its first release with one is taken instead
@@ -254,7 +254,7 @@ def test_a_failed_build_is_remembered_and_not_retried(
 ) -> None:
     monkeypatch.setenv("PINBENCH_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("UV_CACHE_DIR", str(builder.uv_cache_dir()))
-    spec = EnvSpec(python="3.11", pins=("pytest==8.3.4", "pluggy==0.13.1"))  # unsatisfiable
+    spec = EnvSpec(version="3.11", pins=("pytest==8.3.4", "pluggy==0.13.1"))  # unsatisfiable
     with pytest.raises(EnvError) as first:
         ensure(spec)
     assert "remembered" not in str(first.value)
@@ -275,7 +275,7 @@ def _run(python: Path, code: str) -> str:
 def test_a_dataset_harness_installs_after_the_pins_as_that_harness_does() -> None:
     # GitChameleon's harness installs scipy==1.7.1 after `pillow==7.0.0 numpy==1.16`, and pip
     # moves numpy to what scipy needs; resolved at once, the two would conflict.
-    spec = EnvSpec(python="3.7", pins=("pillow==7.0.0", "numpy==1.16"), harness=("scipy==1.7.1",))
+    spec = EnvSpec(version="3.7", pins=("pillow==7.0.0", "numpy==1.16"), harness=("scipy==1.7.1",))
     env = ensure(spec)
     code = "import PIL, numpy, scipy; print(PIL.__version__, numpy.__version__, scipy.__version__)"
     pillow, numpy, scipy = _run(env.python, code).split()
@@ -285,7 +285,7 @@ def test_a_dataset_harness_installs_after_the_pins_as_that_harness_does() -> Non
 
 def test_a_yanked_release_is_installed_when_pinned_exactly() -> None:
     # networkx 2.6 was yanked; an exact pin still installs it (PEP 592), as pip does.
-    env = ensure(EnvSpec(python="3.9", pins=("networkx==2.6",)))
+    env = ensure(EnvSpec(version="3.9", pins=("networkx==2.6",)))
     assert _run(env.python, "import networkx; print(networkx.__version__)") == "2.6"
 
 
@@ -295,5 +295,5 @@ def test_a_yanked_release_is_installed_when_pinned_exactly() -> None:
 def test_with_no_python_asked_the_interpreter_is_of_the_pins_era(pin: str, minor: str) -> None:
     # GitChameleon 1.0 has no Python column: networkx 1.11 (2016) ships a pure-Python wheel
     # that installs on 3.13, where it cannot import (fractions.gcd is gone).
-    resolution = resolve(EnvSpec(python=None, pins=(pin,)))
+    resolution = resolve(EnvSpec(version=None, pins=(pin,)))
     assert resolution.interpreter.minor == minor

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pinbench.envs.imports import import_names, primary_modules
+from pinbench.envs.python.imports import import_names, primary_modules
 
 
 def _dist(env: Path, name: str, top_level: str) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pinbench.envs.index import project_files
+from pinbench.envs.python.index import project_files
 
 pytestmark = pytest.mark.integration
 

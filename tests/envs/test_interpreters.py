@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pinbench.envs.interpreters import discover
+from pinbench.envs.python.interpreters import discover
 
 
 def test_user_setting_adds_an_interpreter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,11 +7,12 @@ import shutil
 
 import pytest
 
-from pinbench.envs import builder, system
-from pinbench.envs.builder import ensure
-from pinbench.problems.model import EnvSpec, TestKind, TestSpec
-from pinbench.sandbox.executor import execute
-from pinbench.sandbox.outcome import Limits, Status
+from pinbench.core.env import EnvSpec
+from pinbench.core.outcome import Limits, Status
+from pinbench.core.tests import TestKind, TestSpec
+from pinbench.envs.python import builder, system
+from pinbench.envs.python.builder import ensure
+from pinbench.sandbox.execute import execute
 
 pytestmark = [
     pytest.mark.integration,
@@ -35,7 +36,7 @@ with audioread.audio_open(path) as f:
 
 def test_an_environment_with_audioread_gets_ffmpeg_in_the_sandbox_without_a_host_install() -> None:
 
-    env = ensure(EnvSpec(python="3.11", pins=("audioread==3.0.1",)))
+    env = ensure(EnvSpec(version="3.11", pins=("audioread==3.0.1",)))
     record = json.loads((env.path / builder.MANIFEST).read_text())["system"]
     assert record == {"packages": ["ffmpeg"]}, record
     root = (env.path / system.LINK).resolve()
@@ -46,7 +47,7 @@ def test_an_environment_with_audioread_gets_ffmpeg_in_the_sandbox_without_a_host
 
 
 def test_an_environment_without_such_packages_has_no_system_root() -> None:
-    env = ensure(EnvSpec(python="3.11", pins=("pytest==8.3.4",)))
+    env = ensure(EnvSpec(version="3.11", pins=("pytest==8.3.4",)))
     record = json.loads((env.path / builder.MANIFEST).read_text())["system"]
     assert record == {"packages": []}
     assert not (env.path / system.LINK).exists()
@@ -56,7 +57,7 @@ def test_an_environment_without_such_packages_has_no_system_root() -> None:
 def test_a_library_loaded_by_name_is_found_in_the_sandbox() -> None:
     # soundfile 0.10 (librosa 0.7's) calls ctypes.util.find_library('sndfile'): it needs the
     # development name libsndfile.so, which only Debian's -dev package would provide.
-    env = ensure(EnvSpec(python="3.9", pins=("numpy==1.21.6", "soundfile==0.10.2")))
+    env = ensure(EnvSpec(version="3.9", pins=("numpy==1.21.6", "soundfile==0.10.2")))
     record = json.loads((env.path / builder.MANIFEST).read_text())["system"]
     assert record == {"packages": ["libsndfile1"]}, record
     program = "import numpy, soundfile\nsoundfile.write('/tmp/x.wav', numpy.zeros(800), 8000)\n"

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from pinbench import snapshots
-from pinbench.envs.builder import Environment
-from pinbench.executions import ExecutionService
-from pinbench.ide.build import RepoBuild, build_repo
-from pinbench.ide.cases import Case, Kind
-from pinbench.ide.collect import Context, Quotas, collect
+from pinbench.core import snapshots
+from pinbench.envs.python.builder import Environment
+from pinbench.execution.local import ExecutionService
+from pinbench.tasks.ide.build import RepoBuild, build_repo
+from pinbench.tasks.ide.cases import Case, Kind
+from pinbench.tasks.ide.collect import Context, Quotas, collect
 
 SHAPES = '''\
 """Plane shapes."""

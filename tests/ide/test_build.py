@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from pinbench import snapshots
-from pinbench.executions import ExecutionService
-from pinbench.ide import build as build_mod
-from pinbench.ide.build import RepoRejected, build_repo, declared_requirements
+from pinbench.core import snapshots
+from pinbench.execution.local import ExecutionService
+from pinbench.tasks.ide import build as build_mod
+from pinbench.tasks.ide.build import RepoRejected, build_repo, declared_requirements
 from tests.ide.conftest import write_repo
 
 
@@ -195,8 +195,8 @@ def test_a_conftest_that_kills_the_run_rejects_the_repository(tmp_path: Path) ->
 
 @pytest.mark.integration
 def test_a_malformed_workspace_file_falls_back_to_derived_queries(tmp_path: Path) -> None:
-    from pinbench.ide.cases import Kind, WorkspaceCase
-    from pinbench.ide.collect import Context, Quotas, collect
+    from pinbench.tasks.ide.cases import Kind, WorkspaceCase
+    from pinbench.tasks.ide.collect import Context, Quotas, collect
 
     root = write_repo(tmp_path / "r")
     (root / ".pinbench" / "workspace.json").write_text('{"query": "not a list"}')
@@ -213,8 +213,8 @@ def test_a_malformed_workspace_file_falls_back_to_derived_queries(tmp_path: Path
 
 
 def test_a_dataset_whose_snapshot_is_missing_is_one_clear_error(tmp_path: Path) -> None:
-    from pinbench.ide import dataset
-    from pinbench.problems.loaders.base import DatasetError
+    from pinbench.core.datasets import DatasetError
+    from pinbench.tasks.ide import dataset
 
     cases = tmp_path / "cases.jsonl"
     row = {

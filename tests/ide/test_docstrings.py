@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from pinbench.ide.docstrings import (
+from pinbench.tasks.ide.docstrings import (
     FunctionFacts,
     answer_docstring,
     check_format,

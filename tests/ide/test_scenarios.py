@@ -7,11 +7,11 @@ import ast
 
 import pytest
 
-from pinbench.ide.cases import DocCase, FixCase, GenerateCase, Kind, TestCase, WorkspaceCase
-from pinbench.problems.model import TestKind
-from pinbench.sandbox.outcome import Execution, Limits, Status
-from pinbench.scenarios import STEP_BREAK
-from pinbench.scenarios.ide import IdeScenario, as_problem, prompt
+from pinbench.core.outcome import Execution, Limits, Status
+from pinbench.core.tests import TestKind
+from pinbench.tasks.base import STEP_BREAK
+from pinbench.tasks.ide.cases import DocCase, FixCase, GenerateCase, Kind, TestCase, WorkspaceCase
+from pinbench.tasks.ide.task import IdeScenario, as_problem, prompt
 from tests.ide.conftest import Built
 
 pytestmark = pytest.mark.integration

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from pinbench.core.records import SampleRecord
 from pinbench.metrics.scores import score
-from pinbench.store.runs import SampleRecord
 
 
 def _rec(

@@ -22,14 +22,13 @@ from pathlib import Path
 
 import pytest
 
-from pinbench.metrics import versicode
-from pinbench.metrics.passk import pass_at_k
-from pinbench.metrics.versicode import (
+from pinbench.metrics.passk import expected_best_at_k, pass_at_k
+from pinbench.tasks.versicode import metrics as versicode
+from pinbench.tasks.versicode.metrics import (
     NO_ANSWER,
     StringScores,
     Variant,
     exact_match,
-    expected_best_at_k,
     extract_answer,
     grammar_ok,
     identifiers,

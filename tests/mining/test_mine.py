@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pinbench.cli import app
-from pinbench.cli_mine import FILES
+from pinbench.cli.mine import FILES
 from pinbench.mining.lifespans import Change, Snapshot, changes, lifespans
 
 pytestmark = pytest.mark.integration

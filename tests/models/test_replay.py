@@ -11,9 +11,9 @@ import pytest
 
 from pinbench.models.base import ModelError, Request
 from pinbench.models.replay import ReplayModel, read_answers
-from pinbench.problems.loaders import load_dataset
-from pinbench.scenarios.versicode import VersiCodeScenario
-from pinbench.versicode import loaders
+from pinbench.tasks.generation.loaders import load_dataset
+from pinbench.tasks.versicode import loaders
+from pinbench.tasks.versicode.task import VersiCodeScenario
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 

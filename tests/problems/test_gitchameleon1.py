@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from pinbench.problems.loaders import DatasetError, gitchameleon1
-from pinbench.problems.model import ChangeCategory, Problem
-from pinbench.problems.model import TestKind as Kind  # not 'Test*': pytest would collect it
+from pinbench.core.datasets import DatasetError
+from pinbench.core.tests import TestKind as Kind
+from pinbench.tasks.generation.loaders import gitchameleon1
+from pinbench.tasks.generation.problem import ChangeCategory, Problem
 
 CSV = Path(__file__).parent.parent / "fixtures" / "gitchameleon1" / "mini.csv"
 HEADER = (

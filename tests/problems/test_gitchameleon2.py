@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from pinbench.problems.loaders import DatasetError, gitchameleon2
-from pinbench.problems.model import ChangeCategory, Problem, env_spec_for
-from pinbench.problems.model import TestKind as Kind  # not 'Test*': pytest would collect it
+from pinbench.core.datasets import DatasetError
+from pinbench.core.tests import TestKind as Kind
+from pinbench.tasks.generation.loaders import gitchameleon2
+from pinbench.tasks.generation.problem import ChangeCategory, Problem, env_spec_for
 
 ROOT = Path(__file__).parent.parent / "fixtures" / "gitchameleon2"
 DATASET = ROOT / "dataset.jsonl"

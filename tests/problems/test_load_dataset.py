@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pinbench.problems.loaders import DatasetError, detect_format, load_dataset
+from pinbench.core.datasets import DatasetError
+from pinbench.tasks.generation.loaders import detect_format, load_dataset
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 GC1 = FIXTURES / "gitchameleon1" / "mini.csv"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pinbench.problems.loaders import gitchameleon1, gitchameleon2, native
-from pinbench.problems.model import ChangeCategory, Problem
+from pinbench.tasks.generation.loaders import gitchameleon1, gitchameleon2, native
+from pinbench.tasks.generation.problem import ChangeCategory, Problem
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 JSONL = FIXTURES / "native" / "problems.jsonl"

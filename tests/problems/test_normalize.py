@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pinbench.problems.model import ChangeCategory
-from pinbench.problems.normalize import (
+from pinbench.tasks.generation.normalize import (
     is_blank,
     join_program,
     normalize_change,
@@ -13,6 +12,7 @@ from pinbench.problems.normalize import (
     split_pins,
     unescape_literal_newlines,
 )
+from pinbench.tasks.generation.problem import ChangeCategory
 
 
 @pytest.mark.parametrize(

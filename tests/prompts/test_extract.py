@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from pinbench.problems.loaders import load_dataset
-from pinbench.problems.model import Problem
-from pinbench.prompts import Style, compiles, extract_program
-from pinbench.prompts import extract as extract_module
+from pinbench.tasks.generation import extract as extract_module
+from pinbench.tasks.generation.extract import compiles, extract_program
+from pinbench.tasks.generation.loaders import load_dataset
+from pinbench.tasks.generation.problem import Problem
+from pinbench.tasks.generation.templates import Style
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 COMPLETION = Style.COMPLETION

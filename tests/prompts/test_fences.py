@@ -10,9 +10,9 @@ import re
 
 import pytest
 
-from pinbench.problems.model import Problem, TestKind, TestSpec
-from pinbench.prompts import compiles, extract_program
-from pinbench.prompts.extract import code_answer
+from pinbench.core.tests import TestKind, TestSpec
+from pinbench.tasks.generation.extract import code_answer, compiles, extract_program
+from pinbench.tasks.generation.problem import Problem
 
 STARTER = "import math\n\n\ndef area(r: float) -> float:\n"
 CODE = "import math\n\n\ndef area(r: float) -> float:\n    return math.pi * r * r\n"

@@ -10,18 +10,20 @@ import pytest
 from pydantic import ValidationError
 
 from pinbench.models.base import Mode, Request, Sampling
-from pinbench.problems.loaders import load_dataset
-from pinbench.problems.model import Problem
-from pinbench.prompts import (
+from pinbench.tasks.generation.extract import extract_program
+from pinbench.tasks.generation.loaders import load_dataset
+from pinbench.tasks.generation.problem import Problem
+from pinbench.tasks.generation.templates import (
+    ANSWER_INSTRUCTION,
     COMPLETION_STOP,
     ERROR_TAIL_CHARS,
+    NO_STARTER,
+    TRIM_MARKER,
     Feedback,
     Style,
     build_request,
-    extract_program,
     trim_error,
 )
-from pinbench.prompts.templates import ANSWER_INSTRUCTION, NO_STARTER, TRIM_MARKER
 
 GC1 = Path(__file__).parent.parent / "fixtures" / "gitchameleon1" / "mini.csv"
 SAMPLING = Sampling(temperature=0.8, max_tokens=512, seed=7)

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pinbench.cli import app
-from pinbench.problems.loaders import load_dataset
+from pinbench.tasks.generation.loaders import load_dataset
 
 REPO = Path(__file__).resolve().parent.parent.parent
 SAMPLE = REPO / "data" / "sample" / "problems.jsonl"

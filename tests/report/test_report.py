@@ -9,8 +9,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from pinbench.cli import app
+from pinbench.core.records import SampleRecord
 from pinbench.report.data import category
-from pinbench.store.runs import SampleRecord
 from tests.report.conftest import IDS, run_ids
 
 

@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from pinbench.envs.builder import ensure
-from pinbench.problems.model import EnvSpec, TestKind, TestSpec
-from pinbench.sandbox.executor import execute, probe
+from pinbench.core.env import EnvSpec
+from pinbench.core.outcome import Execution, Limits, Status
+from pinbench.core.tests import TestKind, TestSpec
+from pinbench.envs.python.builder import ensure
+from pinbench.sandbox.execute import execute
 from pinbench.sandbox.isolation import FULL, USERNS, Isolation
-from pinbench.sandbox.outcome import Execution, Limits, Status
+from pinbench.sandbox.probe import probe
 from pinbench.sandbox.warm import WarmPools
 
 HOSTILE_MARK = "pinbench-hostile"
@@ -22,7 +24,7 @@ PRELOAD = ("pytest",)
 @pytest.fixture(scope="session")
 def env_python() -> Path:
     """Python 3.11 with pytest, built by pinbench itself (real uv, real cache)."""
-    return ensure(EnvSpec(python="3.11", pins=("pytest==8.3.4",))).python
+    return ensure(EnvSpec(version="3.11", pins=("pytest==8.3.4",))).python
 
 
 @pytest.fixture(scope="session", params=["full", "userns"])

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pinbench.problems.model import TestKind
-from pinbench.sandbox.outcome import Limits, Status
+from pinbench.core.outcome import Limits, Status
+from pinbench.core.tests import TestKind
 
 from .conftest import HOSTILE_MARK, Run
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from pinbench.core.outcome import Status
 from pinbench.sandbox.infra_failure import missing_resource
-from pinbench.sandbox.outcome import Status
 
 from .conftest import Run
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from pinbench.envs.builder import EnvError, ensure
-from pinbench.problems.model import EnvSpec, TestKind, TestSpec
-from pinbench.sandbox.executor import execute
-from pinbench.sandbox.isolation import detect
-from pinbench.sandbox.outcome import Execution, Status
+from pinbench.core.env import EnvError, EnvSpec
+from pinbench.core.outcome import Execution, Status
+from pinbench.core.tests import TestKind, TestSpec
+from pinbench.envs.python.builder import ensure
+from pinbench.sandbox.execute import execute
+from pinbench.sandbox.probe import detect
 from pinbench.sandbox.warm import WarmPools
 
 pytestmark = pytest.mark.integration
@@ -40,7 +41,7 @@ def test_runner_grades_script_and_pytest_tests(python: str, path: str) -> None:
     """On both paths; a warm child is forked without CPython's after-fork hooks (`_server`), so
     threads must still start, join and be counted right in it."""
     try:
-        env = ensure(EnvSpec(python=python, pins=(PYTEST_FOR[python],)))
+        env = ensure(EnvSpec(version=python, pins=(PYTEST_FOR[python],)))
     except EnvError as exc:
         pytest.skip(f"no Python {python} here: {exc}")
     if env.resolution.interpreter.minor != python:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pinbench.sandbox.timeouts import Calibration, retry_at_cap
+from pinbench.execution.timeouts import Calibration, retry_at_cap
 
 
 @pytest.mark.parametrize(

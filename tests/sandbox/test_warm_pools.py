@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from pinbench.problems.model import TestKind, TestSpec
-from pinbench.sandbox.executor import execute
-from pinbench.sandbox.isolation import detect
-from pinbench.sandbox.outcome import Status
+from pinbench.core.outcome import Status
+from pinbench.core.tests import TestKind, TestSpec
+from pinbench.sandbox.execute import execute
+from pinbench.sandbox.probe import detect
 from pinbench.sandbox.warm import WarmPools
 
 pytestmark = pytest.mark.integration
@@ -80,13 +80,13 @@ def test_an_environment_under_tmp_stays_importable_in_warm_children(
 ) -> None:
     """Each child gets a fresh /tmp; an environment living under /tmp must be bound back into
     it, or lazy imports fail in warm children only (a clone under /tmp did exactly that)."""
-    from pinbench.envs.builder import ensure
-    from pinbench.paths import uv_cache_dir
-    from pinbench.problems.model import EnvSpec
+    from pinbench.core.env import EnvSpec
+    from pinbench.core.paths import uv_cache_dir
+    from pinbench.envs.python.builder import ensure
 
     monkeypatch.setenv("UV_CACHE_DIR", str(uv_cache_dir()))
     monkeypatch.setenv("PINBENCH_HOME", str(tmp_path / "home"))  # pytest's tmp_path is in /tmp
-    env = ensure(EnvSpec(python="3.11", pins=("pytest==8.3.4",)))
+    env = ensure(EnvSpec(version="3.11", pins=("pytest==8.3.4",)))
     assert str(env.python).startswith("/tmp/")
     pools = WarmPools(detect(), per_env=1)
     for _ in range(2):  # json preloaded; pytest imported lazily by the child
@@ -131,10 +131,10 @@ def test_each_execution_gets_fresh_scratch_without_the_server_accumulating_mount
 def test_unseeded_generators_differ_between_warm_executions() -> None:
     """A fresh interpreter seeds `random` and numpy's global generator anew; each warm child
     must too, or every sample of a problem would draw the same numbers."""
-    from pinbench.envs.builder import ensure
-    from pinbench.problems.model import EnvSpec
+    from pinbench.core.env import EnvSpec
+    from pinbench.envs.python.builder import ensure
 
-    python = ensure(EnvSpec(python="3.11", pins=("numpy==1.26.4",))).python
+    python = ensure(EnvSpec(version="3.11", pins=("numpy==1.26.4",))).python
     pools = WarmPools(detect(), per_env=1)
     program = "import random\nimport numpy as np\nprint(random.random(), np.random.random())"
     draws = []
@@ -151,7 +151,7 @@ def test_deadlines_shorter_than_a_fork_time_out_and_leave_the_server_serving(
 ) -> None:
     """A deadline can strike while the server forks: the execution times out, the child never
     returns into the server's loop (two readers on one socket), and the server goes on."""
-    from pinbench.sandbox.outcome import Limits
+    from pinbench.core.outcome import Limits
 
     pools = WarmPools(detect(), per_env=1)
     for wall in (0.0001, 0.0005, 0.001, 0.002) * 5:

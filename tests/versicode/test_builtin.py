@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pinbench.problems.loaders import load_dataset
-from pinbench.problems.model import Problem
-from pinbench.versicode.builtin import BuiltinTasks, contrast_meta, derive, pinned_meta
-from pinbench.versicode.model import EditDirection, Granularity, Lifespan, Source, Transition
+from pinbench.tasks.generation.loaders import load_dataset
+from pinbench.tasks.generation.problem import Problem
+from pinbench.tasks.versicode.builtin import BuiltinTasks, contrast_meta, derive, pinned_meta
+from pinbench.tasks.versicode.model import EditDirection, Granularity, Lifespan, Source, Transition
 
 
 @pytest.fixture(scope="module")

@@ -7,15 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pinbench.problems.loaders import DatasetError
-from pinbench.versicode import loaders
-from pinbench.versicode.model import (
-    EditDirection,
-    Granularity,
-    Lifespan,
-    Source,
-    Transition,
-)
+from pinbench.core.datasets import DatasetError
+from pinbench.tasks.versicode import loaders
+from pinbench.tasks.versicode.model import EditDirection, Granularity, Lifespan, Source, Transition
 
 ROOT = Path(__file__).parent.parent / "fixtures" / "versicode"
 COMPLETION = ROOT / "code_completion"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pinbench.versicode.masking import (
+from pinbench.tasks.versicode.masking import (
     UseKind,
     changed_lines,
     choose_target,
@@ -12,7 +12,7 @@ from pinbench.versicode.masking import (
     find_api_uses,
     module_names,
 )
-from pinbench.versicode.model import CompletionTask, Granularity, MetaInstance
+from pinbench.tasks.versicode.model import CompletionTask, Granularity, MetaInstance
 
 ALIASES = """\
 import numpy as np

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pinbench.versicode.model import EditDirection, MetaInstance, Source, Transition
-from pinbench.versicode.pairs import edit_tasks
+from pinbench.tasks.versicode.model import EditDirection, MetaInstance, Source, Transition
+from pinbench.tasks.versicode.pairs import edit_tasks
 
 
 @pytest.mark.parametrize(

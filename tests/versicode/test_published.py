@@ -23,13 +23,12 @@ from packaging.version import Version
 from typer.testing import CliRunner
 
 from pinbench.cli import app
-from pinbench.envs import index
-from pinbench.metrics.versicode import expected_best_at_k
+from pinbench.core.tests import TestKind, TestSpec
+from pinbench.envs.python import index
+from pinbench.metrics.passk import expected_best_at_k
 from pinbench.models.base import Sampling
-from pinbench.problems.model import TestKind, TestSpec
-from pinbench.scenarios.versicode import VersiCodeScenario
-from pinbench.versicode import loaders, versions
-from pinbench.versicode.model import (
+from pinbench.tasks.versicode import loaders, versions
+from pinbench.tasks.versicode.model import (
     CompletionTask,
     EditDirection,
     EditTask,
@@ -39,6 +38,7 @@ from pinbench.versicode.model import (
     Source,
     Transition,
 )
+from pinbench.tasks.versicode.task import VersiCodeScenario
 
 PUBLISHED = Path(__file__).parent / "fixtures" / "published"
 BLOCK = PUBLISHED / "VersiCode_block_completion.json"
@@ -395,7 +395,7 @@ def test_a_replayed_run_reproduces_versicode_s_file_scores(
     pinbench's JSONL rows, or from the published file itself (`-d FILE -m replay:FILE`, its
     `model_output` read as published and its gold `answer` never taken as a reply)."""
     built: list[object] = []
-    monkeypatch.setattr("pinbench.executors.ensure", lambda spec: built.append(spec))
+    monkeypatch.setattr("pinbench.execution.base.ensure", lambda spec: built.append(spec))
     pairs = scored(path)
     answers = path if published else tmp_path / "answers.jsonl"
     if not published:

@@ -21,7 +21,7 @@ from pathlib import Path
 from filelock import FileLock
 from packaging.utils import canonicalize_name
 
-from pinbench.paths import cache_root
+from pinbench.core.paths import cache_root
 
 MANIFEST = "pinbench-sysroot.json"
 _LAYOUT = 2  # 2: development links (libsndfile.so) beside the runtime libraries

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -31,3 +32,25 @@ def mean_std(values: list[float]) -> tuple[float, float]:
     if not values:
         return math.nan, math.nan
     return statistics.fmean(values), statistics.stdev(values) if len(values) > 1 else 0.0
+
+
+@lru_cache(maxsize=4096)
+def _order_weights(n: int, k: int) -> tuple[float, ...]:
+    """P(the i-th smallest of n is the maximum of k drawn without replacement), i = 1..n:
+    C(i-1, k-1) / C(n, k), each an exactly rounded ratio of integers."""
+    total = math.comb(n, k)
+    return tuple(math.comb(i - 1, k - 1) / total for i in range(1, n + 1))
+
+
+def expected_best_at_k(scores: Sequence[float], k: int) -> float:
+    """The expected maximum of k scores drawn without replacement from the n given: VersiCode's
+    ``get_score`` (ISM@k, PM@k) and, on 0/1 scores, the unbiased pass@k its token script uses.
+
+    Both variants compute this one estimator. k must be in 1..n: with k > n the token script
+    answers 1.0 whatever the scores and ``get_score`` divides by zero; neither is a number to
+    report, so this refuses.
+    """
+    n = len(scores)
+    if not 1 <= k <= n:
+        raise ValueError(f"need 1 <= k <= n, got k={k}, n={n}")
+    return math.fsum(map(float.__mul__, _order_weights(n, k), map(float, sorted(scores))))

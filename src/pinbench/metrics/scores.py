@@ -7,13 +7,9 @@ from collections import Counter, defaultdict
 
 from pydantic import BaseModel, Field
 
-from pinbench.metrics.passk import mean_pass_at_k, mean_std
-from pinbench.metrics.versicode import expected_best_at_k
-from pinbench.store.runs import SampleRecord
-
-MODEL_ERROR = "model_error"
-INFRASTRUCTURE = frozenset({"environment_error", "harness_error", MODEL_ERROR})
-NOT_SCORED = frozenset({*INFRASTRUCTURE, "generated"})  # "generated": run with --no-execute
+from pinbench.core.outcome import INFRASTRUCTURE, NOT_SCORED
+from pinbench.core.records import SampleRecord
+from pinbench.metrics.passk import expected_best_at_k, mean_pass_at_k, mean_std
 
 
 class KScore(BaseModel):

@@ -16,12 +16,13 @@ from typing import Any
 from packaging.version import Version
 from pydantic import BaseModel, Field
 
-from pinbench.envs.builder import ensure
-from pinbench.envs.imports import import_names
-from pinbench.envs.index import project_files
-from pinbench.executions import ExecutionService
-from pinbench.problems.model import EnvSpec, TestKind, TestSpec
-from pinbench.sandbox.outcome import Limits, Status
+from pinbench.core.env import EnvSpec
+from pinbench.core.outcome import Limits, Status
+from pinbench.core.tests import TestKind, TestSpec
+from pinbench.envs.python.builder import ensure
+from pinbench.envs.python.imports import import_names
+from pinbench.envs.python.index import project_files
+from pinbench.execution.local import ExecutionService
 
 MARKER = "@@pinbench-api@@"  # _introspect.py writes its JSON after this
 Params = list[list[Any]]  # [name, kind, default repr or None]
@@ -91,7 +92,7 @@ def snapshot(
     module_seconds: int = 10,
     deadline: float = 300.0,
 ) -> Snapshot:
-    spec = EnvSpec(python=python, pins=(f"{library}=={version}",))
+    spec = EnvSpec(version=python, pins=(f"{library}=={version}",))
     try:
         env = ensure(spec)
     except Exception as exc:

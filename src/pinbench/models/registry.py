@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pinbench.models.base import Model, ModelError
-from pinbench.problems.model import Problem
+from pinbench.tasks.generation.problem import Problem
 
 KINDS = ("embedded", "openai", "replay", "reference", "hf", "vllm")
 

@@ -25,10 +25,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from pinbench.core.datasets import DatasetError
+from pinbench.core.datasets import located_items as _located_items
 from pinbench.models.base import Generation, ModelError, Request
-from pinbench.problems.loaders.base import DatasetError
-from pinbench.problems.model import Problem
-from pinbench.versicode.loaders import _items as _located_items
+from pinbench.tasks.generation.problem import Problem
 
 ID_FIELDS = ("problem_id", "example_id", "task_id", "id")
 TEXT_FIELDS = ("response", "answer", "completion", "generation", "output", "code", "program")

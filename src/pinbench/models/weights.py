@@ -16,9 +16,9 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from pinbench.envs.interpreters import uv_binary
+from pinbench.core.paths import cache_root, uv_cache_dir
+from pinbench.envs.python.interpreters import uv_binary
 from pinbench.models.base import ModelError
-from pinbench.paths import cache_root, uv_cache_dir
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,12 @@ import numpy as np
 from pydantic import BaseModel
 from scipy import stats
 
-from pinbench.metrics.scores import NOT_SCORED, at_round, chains_of, score
+from pinbench.core.outcome import NOT_SCORED
+from pinbench.core.records import SampleRecord
+from pinbench.metrics.scores import at_round, chains_of, score
 from pinbench.report import plots
 from pinbench.report.data import Report
 from pinbench.report.html import render
-from pinbench.store.runs import SampleRecord
 
 _RESAMPLES = 2000
 

@@ -10,26 +10,15 @@ from typing import TypeGuard
 
 from pydantic import BaseModel, Field
 
+from pinbench.core.outcome import FAILURE_TYPES, NOT_SCORED, failure_type
+from pinbench.core.records import ItemMeta, SampleRecord
 from pinbench.drift import DriftSummary
-from pinbench.metrics.scores import NOT_SCORED, Chains, at_round, chains_of, score
-from pinbench.runner import RunSummary
-from pinbench.scenarios.ide import TAG_PREFIX as IDE
-from pinbench.scenarios.versicode import TAG_PREFIX as VERSICODE
-from pinbench.store.runs import ProblemMeta, RunRow, RunStore, SampleRecord
+from pinbench.metrics.scores import Chains, at_round, chains_of, score
+from pinbench.run.runner import RunSummary
+from pinbench.store.runs import RunRow, RunStore
+from pinbench.tasks.ide.task import TAG_PREFIX as IDE
+from pinbench.tasks.versicode.task import TAG_PREFIX as VERSICODE
 
-ERROR_CATEGORIES = (
-    "NameError",
-    "AttributeError",
-    "ImportError",
-    "TypeError",
-    "ValueError",
-    "AssertionError",
-    "SyntaxError",
-    "IndentationError",
-    "Timeout",
-    "ResourceLimit",
-    "Other",
-)
 # Breakdowns read from `PREFIX NAME:VALUE` tags: VersiCode's, and the IDE scenarios'.
 TAG_BREAKDOWNS = {
     **{
@@ -108,12 +97,12 @@ def build_report(store: RunStore, run: RunRow, details: bool = True) -> Report:
     records = store.samples(run.id)
     metas = store.problems(run.id)
     for pid in {r.problem_id for r in records} - set(metas):
-        metas[pid] = ProblemMeta(id=pid)  # runs recorded before problems were kept
+        metas[pid] = ItemMeta(id=pid)  # runs recorded before problems were kept
     chains = chains_of(records)
     last = summary.config.feedback_rounds
     seeds = summary.config.seeds
 
-    def groups(key: Callable[[ProblemMeta], str]) -> list[Group]:
+    def groups(key: Callable[[ItemMeta], str]) -> list[Group]:
         members: dict[str, set[str]] = defaultdict(set)
         for meta in metas.values():
             members[key(meta)].add(meta.id)
@@ -163,22 +152,13 @@ def _group(name: str, ids: set[str], records: list[SampleRecord], last: int, see
     )
 
 
-def _tag(meta: ProblemMeta, prefix: str) -> str:
+def _tag(meta: ItemMeta, prefix: str) -> str:
     return next((t.removeprefix(prefix) for t in meta.tags if t.startswith(prefix)), "none")
 
 
 def category(record: SampleRecord) -> str:
     """The error category of a failed sample, as the GitChameleon papers tabulate them."""
-    if record.status == "timeout":
-        return "Timeout"
-    if record.status == "resource_limit":
-        return "ResourceLimit"
-    exc = record.exc_type or ("SyntaxError" if record.status == "syntax_error" else "")
-    if exc in ("ModuleNotFoundError", "ImportError"):
-        return "ImportError"
-    if exc == "TabError":
-        return "IndentationError"
-    return exc if exc in ERROR_CATEGORIES else "Other"
+    return failure_type(record.status, record.exc_type)
 
 
 def _failed(record: SampleRecord | None) -> TypeGuard[SampleRecord]:
@@ -189,11 +169,11 @@ def _errors(chains: Chains, round_: int) -> dict[str, int]:
     counts = Counter(
         category(r) for chain in chains.values() if _failed(r := at_round(chain, round_))
     )
-    return {name: counts[name] for name in ERROR_CATEGORIES if counts[name]}
+    return {name: counts[name] for name in FAILURE_TYPES if counts[name]}
 
 
 def _problem_results(
-    chains: Chains, metas: dict[str, ProblemMeta], last: int
+    chains: Chains, metas: dict[str, ItemMeta], last: int
 ) -> list[ProblemResult]:
     by_problem: dict[str, list[dict[int, SampleRecord]]] = defaultdict(list)
     for (pid, _, _), chain in chains.items():
@@ -230,7 +210,7 @@ def _add_details(
     store: RunStore,
     chains: Chains,
     problems: list[ProblemResult],
-    metas: dict[str, ProblemMeta],
+    metas: dict[str, ItemMeta],
     last: int,
 ) -> None:
     """One representative sample per problem (its first failure at the last round, else its

@@ -8,8 +8,9 @@ from typing import Any
 
 import jinja2
 
+from pinbench.core.outcome import FAILURE_TYPES
 from pinbench.report import plots
-from pinbench.report.data import ERROR_CATEGORIES, Group, Report
+from pinbench.report.data import Group, Report
 
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("pinbench.report", "templates"),
@@ -54,7 +55,7 @@ def report_html(report: Report) -> str:
             for name, groups in report.by_tag.items()
         ),
         plots.histogram("difficulty: per-problem pass rate", difficulty),
-        plots.counts("error categories", ERROR_CATEGORIES, errors),
+        plots.counts("error categories", FAILURE_TYPES, errors),
     ]
     details = {
         p.id: {"prompt": p.prompt, "program": p.program, "test": p.test, "trace": p.trace}

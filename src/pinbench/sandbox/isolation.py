@@ -1,19 +1,16 @@
-"""What isolation this machine allows, detected once at start by probing the real runner."""
+"""The isolation levels a sandbox runs at, and the pool of uids executions run as; which level this
+machine allows is proved by `sandbox.probe`."""
 
 from __future__ import annotations
 
 import fcntl
-import functools
 import os
-import sys
 import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from rich.console import Console
 
 
 @dataclass(frozen=True)
@@ -45,41 +42,6 @@ USERNS = Isolation("userns", net=True, mount=True, pid=True, userns=True)
 NONE = Isolation(
     "none", notes=("no namespaces: network, filesystem and processes are NOT isolated",)
 )
-
-
-@functools.cache
-def detect() -> Isolation:
-    """The strongest isolation whose probe run proves no network and a read-only root."""
-    from pinbench.sandbox.executor import probe  # the probe runs the real runner
-
-    candidates = [FULL, USERNS] if os.geteuid() == 0 else [USERNS]
-    forced = os.environ.get("PINBENCH_ISOLATION")
-    if forced:
-        candidates = [c for c in (FULL, USERNS, NONE) if c.level == forced]
-        if not candidates:
-            raise ValueError(f"PINBENCH_ISOLATION={forced!r}: expected full, userns or none")
-    reasons = []
-    for candidate in candidates:
-        ok, why = probe(Path(sys.executable), candidate)
-        if ok:
-            return candidate
-        reasons.append(f"{candidate.level}: {why}")
-    if candidates and candidates[-1] is NONE:
-        return NONE
-    degraded = Isolation("none", notes=(*NONE.notes, *reasons))
-    warn(degraded)
-    return degraded
-
-
-def warn(isolation: Isolation) -> None:
-    """Say loudly, once, that executions are not isolated."""
-    console = Console(stderr=True, soft_wrap=True)  # one line each, whatever the width
-    console.print(
-        "[bold red]WARNING: pinbench could not isolate executions on this machine[/] "
-        "(generated code will run without network/filesystem isolation):"
-    )
-    for note in isolation.notes:
-        console.print(f"  - {note}")
 
 
 class UidPool:

@@ -1,5 +1,5 @@
 """Warm worker pools: per environment, servers that keep the pinned library imported and fork
-one fully isolated child per execution (see _server.py). Lazily created, bounded in number and
+one fully isolated child per execution (see inside/_server.py). Lazily created, bounded in number and
 memory (least recently used pools are shut down), restarted when they die, closed at exit."""
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from pinbench.sandbox.cgroups import pids_root
+from pinbench.sandbox.environ import sandbox_environ, visible_paths
 from pinbench.sandbox.isolation import Isolation
 
-SERVER = Path(__file__).with_name("_server.py")
+SERVER = Path(__file__).parent / "inside" / "_server.py"
 _START_SECONDS = 120.0  # importing pandas or torch on a busy machine takes a while
 _GRACE_SECONDS = 10.0
 
@@ -223,8 +224,6 @@ class WarmPools:
         return server
 
     def _start(self, python: Path, preload: tuple[str, ...]) -> WarmServer:
-        from pinbench.sandbox.executor import sandbox_environ, visible_paths
-
         return WarmServer(
             python,
             preload,

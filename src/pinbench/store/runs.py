@@ -13,6 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from pinbench.core.outcome import Status
+from pinbench.core.records import ItemMeta, SampleRecord
 from pinbench.models.base import Generation, Request
 
 SCHEMA = """
@@ -84,54 +86,6 @@ CREATE TABLE IF NOT EXISTS samples (
     PRIMARY KEY (run_id, problem_id, seed, sample, round)
 );
 """
-
-
-class SampleRecord(BaseModel):
-    """One sample at one feedback round: what was generated, extracted and how it ran.
-    `status` is a sandbox Status value or `model_error`; `feedback` is the visible test's
-    error output that the next round's prompt shows (empty when the visible test passed)."""
-
-    problem_id: str
-    seed: int
-    sample: int
-    round: int
-    generation_key: str | None = None
-    program: str = ""
-    compiles: bool = False
-    status: str
-    visible_status: str | None = None
-    exc_type: str | None = None
-    message: str = ""
-    feedback: str = ""
-    env_key: str | None = None
-    deadline: float | None = None
-    seconds: float = 0.0
-    metrics: dict[str, float] = Field(
-        default_factory=dict, description="string metrics of the answer (VersiCode tasks)"
-    )
-
-    @property
-    def passed(self) -> bool:
-        return self.status == "passed"
-
-
-class ProblemMeta(BaseModel):
-    """What reports need of a problem, kept with the run so a report never needs the dataset."""
-
-    id: str
-    library: str = ""
-    version: str = ""
-    python: str | None = None
-    release_date: str | None = None
-    change: str = "unknown"
-    problem: str = ""
-    visible_test: str = ""
-    hidden_test: str = ""
-    tags: tuple[str, ...] = ()
-
-    @property
-    def year(self) -> str:
-        return self.release_date[:4] if self.release_date else "unknown"
 
 
 class RunRow(BaseModel):
@@ -213,16 +167,16 @@ class RunStore:
 
     # problems
 
-    def record_problems(self, run_id: str, problems: list[ProblemMeta]) -> None:
+    def record_problems(self, run_id: str, problems: list[ItemMeta]) -> None:
         with self._transaction():
             self._db.executemany(
                 "INSERT OR REPLACE INTO problems VALUES (?, ?, ?)",
                 [(run_id, p.id, p.model_dump_json()) for p in problems],
             )
 
-    def problems(self, run_id: str) -> dict[str, ProblemMeta]:
+    def problems(self, run_id: str) -> dict[str, ItemMeta]:
         rows = self._db.execute("SELECT meta FROM problems WHERE run_id = ?", (run_id,))
-        metas = (ProblemMeta.model_validate_json(meta) for (meta,) in rows)
+        metas = (ItemMeta.model_validate_json(meta) for (meta,) in rows)
         return {m.id: m for m in metas}
 
     def prompts(self, keys: list[str]) -> dict[str, dict[str, Any]]:
@@ -360,7 +314,7 @@ class RunStore:
         )
         for row in cursor:
             values = dict(zip(names, row, strict=True))
-            values["passed"] = values["status"] == "passed"
+            values["passed"] = values["status"] == Status.PASSED
             values["compiles"] = bool(values["compiles"])
             values["request"] = json.loads(values["request"]) if values["request"] else None
             yield values

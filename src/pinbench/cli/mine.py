@@ -1,0 +1,177 @@
+"""`pinbench mine LIBRARY`."""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from pydantic import BaseModel, Field
+from rich.table import Table
+
+from pinbench import __version__
+from pinbench.cli.common import console, err, fail, progress_bar, warn
+from pinbench.execution.local import ExecutionService, default_jobs
+from pinbench.mining.lifespans import Change, Mined, Snapshot, candidates, mine, released_versions
+
+KINDS = ("added", "removed", "deprecated", "renamed", "argument_added", "argument_removed",
+         "argument_renamed", "default_changed", "became_keyword_only")  # fmt: skip
+FILES = ("lifespans.json", "lifespans.csv", "lifespans.html", "candidates.jsonl")
+
+
+class MinedVersion(BaseModel):
+    version: str
+    apis: int = Field(description="public APIs found (0 when the version could not be mined)")
+    failed_modules: dict[str, str] = Field(description="module -> why it did not import")
+    error: str | None = Field(description="why the version could not be mined at all")
+
+
+class MineRun(BaseModel):
+    """The `--json` document of `pinbench mine` (schema: docs/mine-json.md)."""
+
+    schema_version: int = 1
+    pinbench_version: str = __version__
+    library: str
+    python: str | None
+    started_at: str
+    seconds: float
+    out: str = Field(description="the directory the lifespans and candidates were written to")
+    files: list[str]
+    versions: list[MinedVersion]
+    summary: dict[str, dict[str, int]] = Field(description="version -> change kind -> count")
+    lifespans: int
+    candidates: int
+    changes: list[Change]
+
+
+def mine_cmd(
+    library: Annotated[str, typer.Argument(help="Distribution name, e.g. numpy.")],
+    versions: Annotated[
+        str | None, typer.Option("--versions", help="Versions to compare: 1.20.3,1.21.6,…")
+    ] = None,
+    version_range: Annotated[
+        str | None,
+        typer.Option("--range", help="All final releases in LOW..HIGH, from the package index."),
+    ] = None,
+    python: Annotated[str | None, typer.Option("--python", help="Interpreter X.Y.")] = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")] = Path("mined"),
+    jobs: Annotated[int, typer.Option("--jobs", "-j")] = default_jobs(),
+    json_out: Annotated[
+        Path | None,
+        typer.Option("--json", help="Write versions, changes and counts (docs/mine-json.md)."),
+    ] = None,
+) -> None:
+    """Introspect LIBRARY's public API in an environment per version (sandboxed, a deadline per
+    module), diff consecutive versions, and write the lifespan of every API (JSON, CSV, HTML),
+    the changes, and candidate problem skeletons for `validate --discriminative` to prove.
+
+    Examples: `pinbench mine packaging --versions 21.3,22.0` ·
+    `pinbench mine numpy --range 1.20..1.25 --python 3.9 --json mined/numpy.json`
+    """
+    started = time.monotonic()
+    started_at = datetime.now(UTC).isoformat(timespec="seconds")
+    chosen = _versions(library, versions, version_range)
+    service = ExecutionService(jobs=jobs)
+    try:
+        with progress_bar() as progress:
+            task = progress.add_task("versions", total=len(chosen))
+
+            def done(shot: Snapshot) -> None:
+                progress.advance(task)
+                if shot.error:
+                    warn(shot.error, f"{library} {shot.version}:")
+
+            mined = mine(library, chosen, service, python=python, jobs=jobs, on_version=done)
+    finally:
+        service.close()
+    skeletons = _write(mined, out)
+    _print(mined)
+    if json_out is not None:
+        document = MineRun(
+            library=library,
+            python=python,
+            started_at=started_at,
+            seconds=round(time.monotonic() - started, 3),
+            out=str(out),
+            files=[str(out / name) for name in FILES],
+            versions=[
+                MinedVersion(
+                    version=s.version,
+                    apis=len(s.api),
+                    failed_modules=s.failed_modules,
+                    error=s.error,
+                )
+                for s in mined.snapshots
+            ],
+            summary={v: dict(c) for v, c in _counts(mined).items()},
+            lifespans=len(mined.lifespans),
+            candidates=skeletons,
+            changes=mined.changes,
+        )
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(document.model_dump_json(indent=1))
+        err.print(f"wrote {json_out}", soft_wrap=True)
+
+
+def _versions(library: str, versions: str | None, version_range: str | None) -> list[str]:
+    if bool(versions) == bool(version_range):
+        fail("give exactly one of --versions and --range")
+    if versions:
+        chosen = [v.strip() for v in versions.split(",") if v.strip()]
+    else:
+        low, sep, high = (version_range or "").partition("..")
+        if not sep:
+            fail("--range takes LOW..HIGH, e.g. 1.20..1.26")
+        try:
+            chosen = released_versions(library, low.strip(), high.strip())
+        except Exception as exc:
+            fail(f"could not list {library}'s releases: {exc}")
+    if len(chosen) < 2:
+        fail(f"need at least two versions, got {chosen}")
+    return chosen
+
+
+def _write(mined: Mined, out: Path) -> int:
+    """Write FILES into `out`; the number of candidate skeletons."""
+    from pinbench.report.html import render  # matplotlib: only when there is a page to draw
+
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "lifespans.json").write_text(mined.model_dump_json(indent=1))
+    with (out / "lifespans.csv").open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=["name", "kind", "added", "deprecated",
+                                                     "removed", "tag"])  # fmt: skip
+        writer.writeheader()
+        for row in mined.lifespans:
+            writer.writerow(row.model_dump())
+    skeletons = candidates(mined)
+    (out / "candidates.jsonl").write_text("".join(json.dumps(c) + "\n" for c in skeletons))
+    (out / "lifespans.html").write_text(render("mine.html.j2", m=mined, summary=_counts(mined)))
+    err.print(f"wrote {out}/{', '.join(FILES)}", soft_wrap=True)
+    return len(skeletons)
+
+
+def _counts(mined: Mined) -> dict[str, Counter[str]]:
+    counts: dict[str, Counter[str]] = {}
+    for change in mined.changes:
+        counts.setdefault(change.version, Counter())[change.kind] += 1
+    return counts
+
+
+def _print(mined: Mined) -> None:
+    table = Table(title=f"{mined.library}: API changes between consecutive versions")
+    kinds = KINDS
+    table.add_column("version")
+    table.add_column("APIs", justify="right")
+    for kind in kinds:
+        table.add_column(kind.replace("_", " "), justify="right")
+    counts = _counts(mined)
+    for shot in mined.snapshots:
+        row = counts.get(shot.version, Counter())
+        size = "error" if shot.error else str(len(shot.api))
+        table.add_row(shot.version, size, *(str(row.get(k, "")) for k in kinds))
+    console.print(table)

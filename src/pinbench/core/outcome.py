@@ -1,0 +1,113 @@
+"""The one outcome vocabulary: what became of a sample (its status), whether that says anything
+about the model (infrastructure outcomes do not), and the failure type reports tabulate.
+Sandbox, store, metrics and reports all speak it."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Status(StrEnum):
+    PASSED = "passed"
+    FAILED = "failed"  # the program (or its test) failed: a model failure
+    TIMEOUT = "timeout"
+    RESOURCE_LIMIT = "resource_limit"  # memory, CPU time, processes, file size or output
+    SYNTAX_ERROR = "syntax_error"
+    ENVIRONMENT_ERROR = "environment_error"  # infrastructure: env could not be built or used
+    HARNESS_ERROR = "harness_error"  # infrastructure: the sandbox itself failed
+    MODEL_ERROR = "model_error"  # infrastructure: the model gave no answer
+    GENERATED = "generated"  # answered, not executed (--no-execute, or a task with no verdict)
+
+    @property
+    def is_infrastructure(self) -> bool:
+        """Infrastructure outcomes are reported apart and never scored as model failures; a
+        resumed run tries them again."""
+        return self in INFRASTRUCTURE
+
+    @classmethod
+    def of(cls, passed: bool) -> Status:
+        """The outcome of a verdict reached without execution."""
+        return cls.PASSED if passed else cls.FAILED
+
+    @property
+    def is_scored(self) -> bool:
+        """Whether the outcome counts in a score's denominator."""
+        return self not in NOT_SCORED
+
+
+INFRASTRUCTURE = frozenset({Status.ENVIRONMENT_ERROR, Status.HARNESS_ERROR, Status.MODEL_ERROR})
+NOT_SCORED = frozenset({*INFRASTRUCTURE, Status.GENERATED})
+
+# The failure types of the GitChameleon papers' error tables.
+FAILURE_TYPES = (
+    "NameError",
+    "AttributeError",
+    "ImportError",
+    "TypeError",
+    "ValueError",
+    "AssertionError",
+    "SyntaxError",
+    "IndentationError",
+    "Timeout",
+    "ResourceLimit",
+    "Other",
+)
+
+
+def failure_type(status: Status, exc_type: str | None) -> str:
+    """The failure type of a failed outcome."""
+    if status is Status.TIMEOUT:
+        return "Timeout"
+    if status is Status.RESOURCE_LIMIT:
+        return "ResourceLimit"
+    exc = exc_type or ("SyntaxError" if status is Status.SYNTAX_ERROR else "")
+    if exc in ("ModuleNotFoundError", "ImportError"):
+        return "ImportError"
+    if exc == "TabError":
+        return "IndentationError"
+    return exc if exc in FAILURE_TYPES else "Other"
+
+
+class Limits(BaseModel):
+    """Resource limits applied to every execution; recorded with each result."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    wall_seconds: float = 60.0
+    cpu_seconds: int = 60
+    address_space_bytes: int = 4 << 30
+    processes: int = 64
+    file_size_bytes: int = 64 << 20
+    output_bytes: int = 1 << 20
+    open_files: int = 256
+    tmpfs_bytes: int = 256 << 20
+
+
+class Execution(BaseModel):
+    """What one run of program + test produced, as graded from the runner's proof record."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    status: Status
+    exc_type: str | None = None
+    message: str = ""
+    trace: str = ""
+    stdout: str = ""
+    stderr: str = ""
+    exit_code: int | None = None
+    seconds: float = 0.0
+    tests: dict[str, int] = Field(default_factory=dict)
+    details: dict[str, Any] = Field(
+        default_factory=dict, description="repo kind: per-test outcomes and calls"
+    )
+    isolation: str = ""
+    path: str = Field(default="cold", description="cold (fresh interpreter) or warm (forked)")
+    cached: bool = Field(default=False, description="served from the outcome cache")
+    limits: Limits = Field(default_factory=Limits)
+
+    @property
+    def passed(self) -> bool:
+        return self.status is Status.PASSED

@@ -1,0 +1,236 @@
+"""Content-addressed snapshots of repositories: the text files a repository's tests need,
+frozen under a digest, so an IDE case names exactly the code it was collected from and the
+sandbox can lay the same tree out for every execution."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import shutil
+import tarfile
+import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from pinbench.core.paths import cache_root
+
+MANIFEST = "pinbench-snapshot.json"
+_SKIP_DIRS = {
+    ".git",
+    ".hg",
+    ".svn",
+    ".tox",
+    ".nox",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    "node_modules",
+    "build",
+    "dist",
+    ".eggs",
+}
+_MAX_FILE_BYTES = 1 << 20
+_MAX_TOTAL_BYTES = 64 << 20
+
+
+class SnapshotError(Exception):
+    """The repository cannot be snapshotted (missing, too large, unreadable archive)."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    digest: str
+    root: Path
+    files: tuple[str, ...]
+    pythonpath: tuple[str, ...]  # directories (relative) that go first on sys.path
+    skipped: tuple[str, ...]  # binary or oversized files left out
+
+    def read(self, path: str) -> str:
+        return (self.root / path).read_text(encoding="utf-8")
+
+    def python_files(self) -> list[str]:
+        return [f for f in self.files if f.endswith(".py")]
+
+
+def snapshots_dir() -> Path:
+    return cache_root() / "repos"
+
+
+def take(source: Path) -> Snapshot:
+    """Snapshot a repository directory, or a .tar.gz/.zip archive of one."""
+    source = source.expanduser().resolve()
+    if source.is_file():
+        return take(_unpack(source))
+    if not source.is_dir():
+        raise SnapshotError(f"{source}: no such repository directory or archive")
+    files, skipped = _collect(source)
+    digest = _digest(files, skipped)
+    final = snapshots_dir() / digest
+    if not (final / MANIFEST).exists():
+        scratch = snapshots_dir() / f".tmp-{digest}-{os.getpid()}"
+        shutil.rmtree(scratch, ignore_errors=True)
+        for rel, data in files.items():
+            target = scratch / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        manifest = {
+            "digest": digest,
+            "source": str(source),
+            "files": sorted(files),
+            "pythonpath": _pythonpath(files),
+            "skipped": skipped,
+        }
+        (scratch / MANIFEST).write_text(json.dumps(manifest, indent=1))
+        shutil.rmtree(final, ignore_errors=True)
+        scratch.rename(final)
+    return load(digest)
+
+
+@lru_cache(maxsize=64)
+def load(digest: str) -> Snapshot:
+    root = snapshots_dir() / digest
+    try:
+        manifest = json.loads((root / MANIFEST).read_text())
+    except (OSError, ValueError) as exc:
+        raise SnapshotError(f"repository snapshot {digest} is not in {snapshots_dir()}") from exc
+    return Snapshot(
+        digest=digest,
+        root=root,
+        files=tuple(manifest["files"]),
+        pythonpath=tuple(manifest["pythonpath"]),
+        skipped=tuple(manifest["skipped"]),
+    )
+
+
+@lru_cache(maxsize=8)
+def tree(digest: str) -> dict[str, str]:
+    """Every file of a snapshot as text, for the sandbox to lay out (cached: read once)."""
+    snap = load(digest)
+    return {rel: snap.read(rel) for rel in snap.files}
+
+
+def export(digest: str, archive: Path) -> None:
+    """Write a snapshot as a .tar.gz that `take` (or `import_archive`) reads back."""
+    archive.write_bytes(archive_bytes(digest))
+
+
+def archive_bytes(digest: str) -> bytes:
+    """A snapshot as .tar.gz bytes (for another machine: a dataset's side files, a Ray node)."""
+    snap = load(digest)
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for rel in snap.files:
+            tar.add(snap.root / rel, arcname=rel)
+    return buffer.getvalue()
+
+
+def restore(data: bytes, digest: str) -> Snapshot:
+    """Restore a snapshot from `archive_bytes` output, unless this machine has it already."""
+    try:
+        return load(digest)
+    except SnapshotError:
+        pass
+    with tempfile.TemporaryDirectory(prefix="pinbench-snapshot-") as tmp:
+        archive = Path(tmp) / f"{digest}.tar.gz"
+        archive.write_bytes(data)
+        return import_archive(archive, digest)
+
+
+def import_archive(archive: Path, digest: str) -> Snapshot:
+    """Restore an exported snapshot; its contents must hash to the digest a dataset names."""
+    try:
+        return load(digest)
+    except SnapshotError:
+        pass
+    snap = take(archive)
+    if snap.digest != digest:
+        raise SnapshotError(f"{archive}: holds snapshot {snap.digest}, expected {digest}")
+    return snap
+
+
+def _unpack(archive: Path) -> Path:
+    target = snapshots_dir() / ".unpacked" / hashlib.sha256(archive.read_bytes()).hexdigest()
+    if target.is_dir():
+        return _single_top(target)
+    scratch = target.with_name(target.name + f".tmp{os.getpid()}")
+    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.mkdir(parents=True)
+    try:
+        shutil.unpack_archive(str(archive), str(scratch), filter="data")
+    except (shutil.ReadError, tarfile.TarError, ValueError, OSError) as exc:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise SnapshotError(f"{archive}: cannot unpack ({exc})") from exc
+    scratch.rename(target)
+    return _single_top(target)
+
+
+def _single_top(directory: Path) -> Path:
+    """An archive usually holds one top directory (`project-1.0/`); that is the repository."""
+    entries = list(directory.iterdir())
+    return entries[0] if len(entries) == 1 and entries[0].is_dir() else directory
+
+
+def _collect(source: Path) -> tuple[dict[str, bytes], list[str]]:
+    files: dict[str, bytes] = {}
+    skipped: list[str] = []
+    total = 0
+    for dirpath, dirnames, filenames in os.walk(source):
+        here = Path(dirpath)
+        dirnames[:] = sorted(
+            d
+            for d in dirnames
+            if d not in _SKIP_DIRS
+            and not d.endswith(".egg-info")
+            and not (here / d / "pyvenv.cfg").exists()
+        )
+        for name in sorted(filenames):
+            path = here / name
+            rel = path.relative_to(source).as_posix()
+            if path.is_symlink() or not path.is_file() or name.endswith((".pyc", ".pyo")):
+                continue
+            data = path.read_bytes()
+            if len(data) > _MAX_FILE_BYTES or not _is_text(data):
+                skipped.append(rel)
+                continue
+            total += len(data)
+            if total > _MAX_TOTAL_BYTES:
+                raise SnapshotError(f"{source}: more than {_MAX_TOTAL_BYTES >> 20} MB of text")
+            files[rel] = data
+    if not files:
+        raise SnapshotError(f"{source}: no text files")
+    return files, skipped
+
+
+def _is_text(data: bytes) -> bool:
+    if b"\0" in data[:8192]:
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _digest(files: dict[str, bytes], skipped: list[str]) -> str:
+    """Over every kept file, and the names of those left out (tests may miss them)."""
+    digest = hashlib.sha256()
+    for rel in sorted(files):
+        digest.update(rel.encode() + b"\0" + hashlib.sha256(files[rel]).digest())
+    for rel in sorted(skipped):
+        digest.update(b"skipped\0" + rel.encode())
+    return digest.hexdigest()[:20]
+
+
+def _pythonpath(files: dict[str, bytes]) -> list[str]:
+    """The repository root, and `src/` for a src layout (a package directly under it)."""
+    src_packages = any(
+        rel.startswith("src/") and rel.count("/") == 2 and rel.endswith("/__init__.py")
+        for rel in files
+    )
+    return ["src", ""] if src_packages else [""]

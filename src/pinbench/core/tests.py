@@ -1,0 +1,60 @@
+"""How a test meets the program it tests: the language-neutral description every task, executor
+and sandbox passes around (what the test's code is, which file the program is saved as)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+class TestKind(StrEnum):
+    """How a test meets the program under test."""
+
+    __test__ = False  # not a pytest class
+
+    # runs as a script: appended to the program (GitChameleon 1.0, 2.0's visible tests), or,
+    # with `module` set, on its own, importing the program saved as `<module>.py`
+    SCRIPT = "script"
+    PYTEST = "pytest"  # a pytest module importing the program saved as `module` (GitChameleon 2.0)
+    REPO = "repo"  # a repository's own tests, with the program written over one of its files
+
+
+class Focal(BaseModel):
+    """The function a generated test must call: file, name and the lines its code object may
+    start on (its first decorator on Python 3.8+, its `def` before)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    path: str
+    name: str
+    lines: tuple[int, ...]
+
+
+class TestSpec(BaseModel):
+    """One test of a problem: its code and how it attaches to the program."""
+
+    __test__ = False  # not a pytest class
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: TestKind
+    code: str
+    module: str | None = Field(
+        default=None, description="pytest/script kinds: the module name the program is saved under"
+    )
+    repo: str | None = Field(default=None, description="repo kind: the snapshot's digest")
+    path: str | None = Field(
+        default=None, description="repo kind: the file the program replaces (None: none)"
+    )
+    select: tuple[str, ...] = Field(
+        default=(), description="repo kind: pytest node ids or paths to run (empty: all)"
+    )
+    focal: Focal | None = Field(default=None, description="repo kind: a test must call this")
+    trace: bool = Field(default=False, description="repo kind: record what each test calls")
+
+    @field_validator("module")
+    @classmethod
+    def _module_is_identifier(cls, value: str | None) -> str | None:
+        if value is not None and not value.isidentifier():
+            raise ValueError(f"module name {value!r} is not a Python identifier")
+        return value

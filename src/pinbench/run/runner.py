@@ -1,0 +1,479 @@
+"""`pinbench run`: generate, extract, execute, score, store — for every (problem, seed,
+sample) chain and its error-feedback rounds.
+
+Generation and execution overlap: each chain is a task that executes its program as soon as the
+model answers, while environments build in a pool from the start. Every generation and every
+sample outcome is committed to the store as it arrives, so re-running the same command resumes:
+what was recorded is reused, never asked or executed again."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import platform
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+import pinbench
+from pinbench.core.env import EnvError, EnvSpec
+from pinbench.core.outcome import Execution, Limits, Status
+from pinbench.core.records import ItemMeta, SampleRecord
+from pinbench.core.tests import TestSpec
+from pinbench.execution.base import EnvHandle, Executor
+from pinbench.execution.timeouts import Calibration, retry_at_cap
+from pinbench.metrics.scores import Scores, score
+from pinbench.models.base import Generation, Model, Request, Sampling
+from pinbench.store.runs import RunStore
+from pinbench.tasks.base import STEP_BREAK, Scenario
+from pinbench.tasks.generation.extract import compiles
+from pinbench.tasks.generation.problem import Problem
+from pinbench.tasks.generation.task import GenerationScenario
+from pinbench.tasks.generation.templates import COMPLETION_STOP, Feedback, Style
+from pinbench.validate import preload
+
+_FEEDBACK_CHARS = 4000
+FIRST_BATCH = 8  # when the model's first this many answers all fail alike, stop asking it
+
+
+class RunConfig(BaseModel):
+    """Everything that determines a run's results; its hash is the run id, so the same command
+    names the same run and resumes it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model: str = "embedded"
+    base_url: str | None = None
+    dataset: str = "builtin"
+    dataset_format: str | None = None
+    split: str = "default"
+    only: tuple[str, ...] = ()
+    n: int = Field(default=1, ge=1)
+    k: tuple[int, ...] = (1,)
+    temperature: float = Field(default=0.0, ge=0.0)
+    top_p: float = 0.95
+    top_k: int = 50
+    max_tokens: int = Field(default=256, ge=1)
+    seeds: int = Field(default=1, ge=1)
+    feedback_rounds: int = Field(default=0, ge=0)
+    doc_prompting: bool = False
+    cot: bool = False
+    style: Style = Style.INSTRUCT
+    task: str = Field(default="generation", description="generation, completion or editing")
+    granularity: tuple[str, ...] = Field(default=(), description="completion: token/line/block")
+    metric_variant: str = Field(default="versicode", description="string metrics' definition")
+    timeout_cap: float = 60.0
+    execute: bool = True
+    problems_digest: str = Field(
+        default="", description="hash of the selected problems: an edited dataset is a new run"
+    )
+
+    @property
+    def run_id(self) -> str:
+        blob = json.dumps(self.model_dump(mode="json"), sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+    def sampling(self, seed: int, sample: int) -> Sampling:
+        """Each (seed, sample) gets its own request seed, so samples differ and repeat exactly."""
+        stop = COMPLETION_STOP if self.style is Style.COMPLETION else ()
+        return Sampling(
+            temperature=self.temperature,
+            top_p=self.top_p,
+            top_k=self.top_k,
+            max_tokens=self.max_tokens,
+            seed=seed * 1_000_003 + sample,
+            stop=stop,
+        )
+
+
+class ModelErrors(BaseModel):
+    """This invocation's samples that got no answer from the model, of one kind of failure."""
+
+    kind: str = Field(description="e.g. `connection refused`, `HTTP 401`, `timeout`")
+    samples: int
+    first: str = Field(description="the first such error, as the backend reported it")
+
+
+class RunSummary(BaseModel):
+    run_id: str
+    model: str
+    model_name: str
+    dataset: str
+    split: str
+    config: RunConfig
+    scores: Scores
+    requests: dict[str, int] = Field(description="this invocation's: asked, cached, errors")
+    wall_seconds: float
+    resumed: bool
+    notes: list[str] = Field(default_factory=list)
+    model_errors: list[ModelErrors] = Field(
+        default_factory=list, description="this invocation's model errors, by kind, most first"
+    )
+
+
+Event = Callable[[str, SampleRecord | None], None]
+
+
+class Runner:
+    def __init__(
+        self,
+        config: RunConfig,
+        problems: list[Problem],
+        model: Model,
+        store: RunStore,
+        executor: Executor | None,
+        *,
+        jobs: int = 2,
+        on_event: Event | None = None,
+        scenario: Scenario | None = None,
+    ) -> None:
+        self.config = config
+        self.scenario = scenario or GenerationScenario(
+            style=config.style, docs=config.doc_prompting, cot=config.cot
+        )
+        self.problems = problems
+        self.model = model
+        self.store = store
+        self.executor = executor
+        self.jobs = max(1, jobs)
+        self.notify = on_event or (lambda _kind, _record: None)
+        self.run_id = config.run_id
+        self._envs: dict[EnvSpec, asyncio.Future[EnvHandle | Exception]] = {}
+        self._deadlines: dict[str, asyncio.Future[float]] = {}
+        self._requests = {"asked": 0, "cached": 0, "errors": 0}
+        self._cap = Limits(wall_seconds=config.timeout_cap, cpu_seconds=int(config.timeout_cap))
+        self._model_errors: dict[str, ModelErrors] = {}
+        self._first_batch: list[Generation] | None = []  # None: decided, the model answers
+        self._stop: Generation | None = None  # set: stop asking the model, and why
+        self._asking: set[asyncio.Task[Generation]] = set()
+        self._not_asked = 0
+
+    async def run(self) -> RunSummary:
+        started = time.monotonic()
+        resumed = not self.store.start_run(
+            self.run_id,
+            self.config.model_dump(mode="json"),
+            model_name=self.model.name,
+            versions=_versions(),
+            machine=_machine(),
+        )
+        self.store.record_problems(self.run_id, [problem_meta(p) for p in self.problems])
+        done = {
+            (r.problem_id, r.seed, r.sample, r.round): r for r in self.store.samples(self.run_id)
+        }
+        status = "interrupted"
+        with ThreadPoolExecutor(self.jobs, thread_name_prefix="exec") as self._runners:
+            if self.config.execute:
+                for problem in self.problems:  # start every build now, in dataset order
+                    if self.scenario.executable(problem):
+                        self._environment(problem)
+            try:
+                await asyncio.gather(
+                    *(
+                        self._chain(problem, seed, sample, done)
+                        for problem in self.problems
+                        for seed in range(self.config.seeds)
+                        for sample in range(self.config.n)
+                    )
+                )
+                status = "finished"
+            finally:
+                summary = self._summary(time.monotonic() - started, resumed)
+                self.store.finish_run(self.run_id, status, summary.model_dump(mode="json"))
+        return summary
+
+    def _summary(self, wall: float, resumed: bool) -> RunSummary:
+        c = self.config
+        scores = score(self.store.samples(self.run_id), c.k, c.feedback_rounds, c.seeds)
+        notes = []
+        if scores.infrastructure:
+            kinds = ", ".join(f"{k} {v}" for k, v in scores.infrastructure.items())
+            total = sum(scores.infrastructure.values())
+            notes.append(f"{total} samples had infrastructure outcomes ({kinds}): not scored")
+        if not c.execute:
+            notes.append("generation only (--no-execute): nothing was executed or scored")
+        if self._not_asked:
+            kind = _kind(self._stop) if self._stop else "?"
+            notes.append(
+                f"the first {FIRST_BATCH} requests all failed alike ({kind}): {self._not_asked} "
+                "more were not sent or were cancelled, their samples recorded as model_error "
+                "(a re-run asks again)"
+            )
+        errors = sorted(self._model_errors.values(), key=lambda e: -e.samples)
+        return RunSummary(
+            run_id=self.run_id,
+            model=c.model,
+            model_name=self.model.name,
+            dataset=c.dataset,
+            split=c.split,
+            config=c,
+            scores=scores,
+            requests=dict(self._requests),
+            wall_seconds=round(wall, 3),
+            resumed=resumed,
+            notes=notes,
+            model_errors=errors,
+        )
+
+    async def _chain(
+        self,
+        problem: Problem,
+        seed: int,
+        sample: int,
+        done: dict[tuple[str, int, int, int], SampleRecord],
+    ) -> None:
+        """Round 0, then one more round per feedback round while the visible test fails."""
+        feedback: Feedback | None = None
+        for round_ in range(self.config.feedback_rounds + 1):
+            record = done.get((problem.id, seed, sample, round_))
+            if record is None or record.status.is_infrastructure:  # not done: try again
+                try:
+                    record = await self._attempt(problem, seed, sample, round_, feedback)
+                except Exception as exc:  # one sample's harness fault must not end the run
+                    record = SampleRecord(
+                        problem_id=problem.id,
+                        seed=seed,
+                        sample=sample,
+                        round=round_,
+                        status=Status.HARNESS_ERROR,
+                        message=f"{type(exc).__name__}: {exc}",
+                    )
+                self.store.record_sample(self.run_id, record)
+                self.notify("sample", record)
+            if record.status.is_infrastructure or not record.feedback:
+                return
+            feedback = Feedback(program=record.program, error=record.feedback, round=round_)
+
+    async def _attempt(
+        self, problem: Problem, seed: int, sample: int, round_: int, feedback: Feedback | None
+    ) -> SampleRecord:
+        c = self.config
+        request = self.scenario.request(
+            problem,
+            sampling=c.sampling(seed, sample),
+            sample=seed * c.n + sample,
+            round=round_,
+            feedback=feedback,
+        )
+        generation, key = await self._generate(request)
+        record = SampleRecord(
+            problem_id=problem.id,
+            seed=seed,
+            sample=sample,
+            round=round_,
+            generation_key=key,
+            status=Status.MODEL_ERROR,
+        )
+        texts = [generation.text]
+        while generation.error is None:  # the further steps of a multi-step task
+            step = self.scenario.follow_up(problem, request, generation.text)
+            if step is None:
+                break
+            request = step
+            generation, _ = await self._generate(request)
+            texts.append(generation.text)
+        if generation.error is not None:
+            kind = _kind(generation)
+            errors = self._model_errors.get(kind) or ModelErrors(
+                kind=kind, samples=0, first=generation.error
+            )
+            errors.samples += 1
+            self._model_errors[kind] = errors
+            return record.model_copy(update={"message": generation.error})
+        text = STEP_BREAK.join(texts)
+        # Off the event loop: some scenarios score with tools that take seconds (linters).
+        scenario, loop = self.scenario, asyncio.get_running_loop()
+        program = await loop.run_in_executor(self._runners, scenario.program, problem, text)
+        metrics = await loop.run_in_executor(self._runners, scenario.string_scores, problem, text)
+        record = record.model_copy(
+            update={"program": program, "compiles": compiles(program), "metrics": metrics}
+        )
+        if not self.scenario.executable(problem):
+            verdict = self.scenario.verdict(problem, metrics)
+            status = Status.GENERATED if verdict is None else Status.of(verdict)
+            return record.model_copy(update={"status": status})
+        if not c.execute:
+            return record.model_copy(update={"status": Status.GENERATED})
+        return await self._execute(problem, record, run_visible=round_ < c.feedback_rounds)
+
+    async def _generate(self, request: Request) -> tuple[Generation, str]:
+        key = request.cache_key(self.model.name)
+        cached = self.store.generation(key)
+        generation = cached or await self._ask(request)
+        if generation is None:  # not asked: the model failed every request of the first batch
+            self._not_asked += 1
+            reason = self._stop
+            assert reason is not None
+            error = f"not asked (the first {FIRST_BATCH} requests all failed alike): {reason.error}"
+            update = {"error": error, "error_kind": _kind(reason), "seconds": 0.0, "attempts": 0}
+            return reason.model_copy(update=update), key
+        self._requests["cached" if cached else "asked"] += 1
+        self._requests["errors"] += generation.error is not None
+        self.store.record_generation(
+            self.run_id, key, self.model.name, request, generation, cached is not None
+        )
+        return generation, key
+
+    async def _ask(self, request: Request) -> Generation | None:
+        """The model's answer or failure, or None once the run has stopped asking: then a
+        request still in flight is cancelled rather than waited for through its retries."""
+        if self._stop is not None:
+            return None
+        asking = asyncio.ensure_future(self.model.generate(request))
+        self._asking.add(asking)
+        try:
+            generation = await asking
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if self._stop is None or (current is not None and current.cancelling()):
+                raise  # the run itself is cancelled, not just this request
+            return None
+        finally:
+            self._asking.discard(asking)
+        self._judge_first_batch(generation)
+        return generation
+
+    def _judge_first_batch(self, generation: Generation) -> None:
+        """When the model's first FIRST_BATCH answers are all failures of one kind (refused,
+        unauthorised, an unknown model: after the backend's own retries), every other request
+        would fail so too: stop asking, and record the rest as that model error."""
+        batch = self._first_batch
+        if batch is None or self._stop is not None:
+            return
+        batch.append(generation)
+        if generation.error is None or len({_kind(g) for g in batch}) > 1:
+            self._first_batch = None  # the model answers, or fails in several ways: go on
+        elif len(batch) >= FIRST_BATCH:
+            self._stop = batch[0]
+            for asking in self._asking:  # in flight or queued for a slot: not waited for
+                asking.cancel()
+
+    async def _execute(
+        self, problem: Problem, record: SampleRecord, run_visible: bool
+    ) -> SampleRecord:
+        env = await self._environment(problem)
+        if isinstance(env, Exception):
+            message = str(env)
+            if isinstance(env, EnvError) and env.log:
+                message += f" (log: {env.log})"
+            return record.model_copy(
+                update={"status": Status.ENVIRONMENT_ERROR, "message": message}
+            )
+        deadline = await self._deadline(problem, env)
+        limits = self._cap.model_copy(update={"wall_seconds": deadline})
+        hidden = await self._run(env, problem, record.program, problem.hidden_test, limits)
+        update: dict[str, Any] = {
+            "status": hidden.status,
+            "exc_type": hidden.exc_type,
+            "message": hidden.message[:2000],
+            "env_key": env.key,
+            "deadline": deadline,
+            "seconds": hidden.seconds,
+        }
+        if run_visible and problem.visible_test is not None and not hidden.status.is_infrastructure:
+            visible = await self._run(env, problem, record.program, problem.visible_test, limits)
+            update["visible_status"] = visible.status
+            update["feedback"] = "" if visible.passed else _error_text(visible)
+        return record.model_copy(update=update)
+
+    async def _run(
+        self, env: EnvHandle, problem: Problem, program: str, test: TestSpec, limits: Limits
+    ) -> Execution:
+        assert self.executor is not None
+        modules = preload(env.modules, problem)
+        result = await self.executor.run(env, program, test, limits, modules)
+        timed_out = result.status is Status.TIMEOUT
+        if retry_at_cap(timed_out, limits.wall_seconds, self._cap.wall_seconds):
+            result = await self.executor.run(env, program, test, self._cap, modules)
+        return result
+
+    def _environment(self, problem: Problem) -> asyncio.Future[EnvHandle | Exception]:
+        spec = self.scenario.env_spec(problem)
+        if spec not in self._envs:
+            self._envs[spec] = asyncio.ensure_future(self._prepare(spec))
+        return self._envs[spec]
+
+    async def _prepare(self, spec: EnvSpec) -> EnvHandle | Exception:
+        assert self.executor is not None
+        try:
+            return await self.executor.prepare(spec)
+        except Exception as exc:  # recorded as each sample's environment outcome
+            return exc
+
+    async def _deadline(self, problem: Problem, env: EnvHandle) -> float:
+        """The reference solution's runtime calibrates the deadline, once per problem."""
+        if problem.id not in self._deadlines:
+            future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+            self._deadlines[problem.id] = future
+            try:
+                reference = await self._run(
+                    env, problem, problem.solution, problem.hidden_test, self._cap
+                )
+                calibration = Calibration(
+                    reference_seconds=reference.seconds, cap_seconds=self._cap.wall_seconds
+                )
+                future.set_result(calibration.deadline)
+            except Exception:
+                future.set_result(self._cap.wall_seconds)  # uncalibrated: the cap itself
+                raise
+        return await self._deadlines[problem.id]
+
+
+def _kind(generation: Generation) -> str:
+    return generation.error_kind or generation.error or "no answer"
+
+
+def problem_meta(problem: Problem) -> ItemMeta:
+    return ItemMeta(
+        id=problem.id,
+        library=problem.library,
+        version=problem.version,
+        python=problem.python_version,
+        release_date=problem.release_date,
+        change=problem.change.category.value,
+        problem=problem.problem,
+        visible_test=problem.visible_test.code if problem.visible_test else "",
+        hidden_test=problem.hidden_test.code,
+        tags=problem.tags,
+    )
+
+
+def problems_digest(problems: list[Problem]) -> str:
+    digest = hashlib.sha256()
+    for problem in problems:
+        digest.update(problem.model_dump_json(exclude={"origin"}).encode())
+    return digest.hexdigest()[:16]
+
+
+def _error_text(execution: Execution) -> str:
+    """What a user would see from the visible test: the trace, kept to its tail."""
+    if execution.status is Status.TIMEOUT:
+        text = f"Timeout: the program did not finish within {execution.limits.wall_seconds} s"
+    else:
+        text = execution.trace or f"{execution.exc_type or 'Error'}: {execution.message}"
+        text = text or execution.stderr
+    return text[-_FEEDBACK_CHARS:]
+
+
+def _versions() -> dict[str, str]:
+    versions = {"pinbench": pinbench.__version__}
+    try:
+        from importlib.metadata import version
+
+        versions["xllamacpp"] = version("xllamacpp")
+    except Exception:
+        pass
+    return versions
+
+
+def _machine() -> dict[str, Any]:
+    return {
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+    }

@@ -1,0 +1,39 @@
+"""Run a program and its test with an environment's interpreter, sandboxed: on a warm server
+when one can take it, else cold; graded from the proof record either way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pinbench.core.outcome import Execution, Limits
+from pinbench.core.tests import TestSpec
+from pinbench.sandbox.isolation import Isolation
+from pinbench.sandbox.jobs import job_for
+from pinbench.sandbox.probe import detect
+from pinbench.sandbox.process import run_job
+from pinbench.sandbox.warm import ServerBroken, WarmPools
+
+
+def execute(
+    python: Path,
+    program: str,
+    test: TestSpec,
+    limits: Limits | None = None,
+    isolation: Isolation | None = None,
+    *,
+    warm: WarmPools | None = None,
+    preload: tuple[str, ...] = (),
+) -> Execution:
+    """Run `program` with `test` under `python`; the outcome is graded from the proof record.
+
+    With `warm`, a warm server with `preload` imported forks the execution (same isolation and
+    grading); if no server can take it, the cold path runs it instead.
+    """
+    limits = limits or Limits()
+    if warm is not None:
+        try:
+            with warm.lease(python, preload) as server:
+                return run_job(python, job_for(program, test), limits, warm.isolation, server)
+        except ServerBroken:
+            warm.fallbacks += 1  # fall back to the cold path, the reference
+    return run_job(python, job_for(program, test), limits, isolation or detect())

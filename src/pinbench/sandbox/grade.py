@@ -1,0 +1,112 @@
+"""Grading: an execution's outcome from the proof record its runner wrote, trusted only when it
+is the single well-formed record carrying this run's nonce."""
+
+from __future__ import annotations
+
+import json
+import signal
+from collections.abc import Callable
+from typing import Any
+
+from pinbench.core.outcome import Execution, Status
+from pinbench.sandbox.infra_failure import missing_resource
+
+_Result = Callable[..., Execution]
+
+
+def grade(
+    *,
+    proof: bytes,
+    nonce: str,
+    returncode: int,
+    timed_out: bool,
+    output_exceeded: bool,
+    base: Execution,
+) -> Execution:
+    """Trust only a single well-formed record carrying this run's nonce."""
+
+    def result(status: Status, **fields: Any) -> Execution:
+        return base.model_copy(update={"status": status, **fields})
+
+    if timed_out:
+        return result(Status.TIMEOUT, message=f"wall deadline of {base.limits.wall_seconds:g}s")
+    lines = [line for line in proof.split(b"\n") if line.strip()]
+    records = []
+    for line in lines:
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            records.append(None)
+    genuine = [r for r in records if isinstance(r, dict) and r.get("nonce") == nonce]
+    if len(lines) > 1 or (records and not genuine):
+        return result(
+            Status.FAILED,
+            exc_type="ProofForgery",
+            message="something other than the runner wrote to the proof channel",
+        )
+    if output_exceeded:
+        return result(Status.RESOURCE_LIMIT, message="output or file size limit exceeded")
+    if not genuine:
+        return _without_record(returncode, result)
+    return _from_record(genuine[0], returncode, result)
+
+
+def _without_record(returncode: int, result: _Result) -> Execution:
+    """The runner never reached its proof: the program ended the process, or a limit did."""
+    limit_signals = {
+        128 + signal.SIGXCPU: "CPU time limit exceeded",
+        128 + signal.SIGXFSZ: "file size limit exceeded",
+        -signal.SIGXCPU: "CPU time limit exceeded",
+        -signal.SIGXFSZ: "file size limit exceeded",
+    }
+    if returncode in limit_signals:
+        return result(Status.RESOURCE_LIMIT, message=limit_signals[returncode])
+    return result(
+        Status.FAILED,
+        exc_type="NoProof",
+        message=f"process ended (exit status {returncode}) before the tests completed",
+    )
+
+
+def _from_record(record: dict[str, Any], returncode: int, result: _Result) -> Execution:
+    status = str(record.get("status", "harness_error"))
+    exc_type = record.get("exc_type")
+    message = str(record.get("message", ""))
+    fields = {
+        "exc_type": exc_type,
+        "message": message,
+        "trace": str(record.get("trace", "")),
+        "tests": {k: v for k, v in _tests_of(record).items()},
+        "details": record.get("details") if isinstance(record.get("details"), dict) else {},
+    }
+    if status == "passed":
+        if returncode != 0:
+            return result(Status.FAILED, exc_type="NoProof", message="runner did not exit cleanly")
+        return result(Status.PASSED, **fields)
+    if _hit_a_limit(exc_type, message):
+        return result(Status.RESOURCE_LIMIT, **fields)
+    lacking = missing_resource(exc_type, message, str(fields["trace"]))
+    if lacking:
+        return result(Status.ENVIRONMENT_ERROR, **{**fields, "message": f"{lacking} ({message})"})
+    try:
+        return result(Status(status), **fields)
+    except ValueError:
+        return result(Status.HARNESS_ERROR, **fields)
+
+
+# EAGAIN (fork refused: process limit), EFBIG (file size limit), ENOSPC (scratch space full)
+_LIMIT_ERRNOS = ("[Errno 11]", "[Errno 27]", "[Errno 28]")
+
+
+def _hit_a_limit(exc_type: object, message: str) -> bool:
+    if exc_type == "MemoryError":
+        return True
+    return exc_type in ("OSError", "BlockingIOError") and any(e in message for e in _LIMIT_ERRNOS)
+
+
+def _tests_of(record: dict[str, Any]) -> dict[str, int]:
+    tests = dict(record.get("tests") or {})
+    for key in ("network", "root_writable", "uid"):  # probe facts travel in the same field
+        if key in record:
+            tests[key] = int(record[key])
+    return {k: int(v) for k, v in tests.items() if isinstance(v, (int, bool))}

@@ -1,0 +1,54 @@
+"""A job: what the in-sandbox runner is told to do with a program and its test (files to write,
+the mode it runs in). It knows the test kinds and repository snapshots, and nothing else."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pinbench.core import snapshots
+from pinbench.core.tests import TestKind, TestSpec
+
+MAX_REPO_PROOF_BYTES = 16 << 20  # per-test outcomes and calls of a whole suite
+
+
+def job_for(program: str, test: TestSpec) -> dict[str, Any]:
+    if test.kind is TestKind.REPO:
+        return _repo_job(program, test)
+    if test.kind is TestKind.PYTEST:
+        module = test.module or "solution"
+        return {
+            "mode": "pytest",
+            "program": program,
+            "module": module,
+            "test_file": f"test_{module}.py",
+            "files": {f"{module}.py": program, f"test_{module}.py": test.code},
+        }
+    if test.module:  # a script importing the program from `<module>.py`
+        return {
+            "mode": "script",
+            "program": program,
+            "test": test.code,
+            "script": f"test_{test.module}.py",
+            "files": {f"{test.module}.py": program},
+        }
+    return {"mode": "script", "program": program, "test": test.code, "files": {}}
+
+
+def _repo_job(program: str, test: TestSpec) -> dict[str, Any]:
+    if test.repo is None:
+        raise ValueError("a repo test names no repository snapshot")
+    files = dict(snapshots.tree(test.repo))
+    if test.path:
+        files[test.path] = program
+    return {
+        "mode": "repo",
+        "program": program,
+        "path": test.path,
+        "files": files,
+        "pythonpath": list(snapshots.load(test.repo).pythonpath),
+        "select": list(test.select),
+        "trace": test.trace or test.focal is not None,
+        "focal": test.focal.model_dump(mode="json") if test.focal else None,
+        "untraced": ["tests/", "test/"],
+        "record_bytes": MAX_REPO_PROOF_BYTES,
+    }

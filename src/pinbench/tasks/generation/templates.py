@@ -1,0 +1,258 @@
+"""Prompt builders: what a model is shown for one problem, as a `Request`.
+
+Every text a model reads lives here as a module-level constant or `string.Template`, so the
+wording can be read (and changed) in one place. Builders are pure functions of their inputs:
+the same problem and options always give the same text, which keeps the generation cache
+(keyed on the request) effective and runs reproducible.
+
+What a prompt may contain is deliberately narrow: the statement, the pins, the Python version,
+the starter code, the problem's `docs` when asked for, and, in a repair round, the previous
+program with the *visible* test's output. The hidden test and the reference solution are never
+read here.
+"""
+
+from __future__ import annotations
+
+import functools
+from enum import StrEnum
+from string import Template
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from pinbench.models.base import Message, Mode, Request, Sampling
+from pinbench.tasks.generation.problem import Problem
+
+
+class Style(StrEnum):
+    """How a model is prompted."""
+
+    INSTRUCT = "instruct"  # chat messages; the model answers with a fenced program
+    COMPLETION = "completion"  # a raw prompt ending with the starter code; the model continues it
+
+
+# Stop sequences for completion style. The model continues the starter's open function, so the
+# stops must end the *program*, never the function: "\ndef " and "\nclass " are not stops
+# because module-level helper functions and classes after the target are legitimate code.
+# - "\n```": a markdown fence closing the code; what follows is prose.
+# - "\nif __name__": a main guard; what follows is demo code, never needed by the tests.
+# - "\nprint(" and "\nassert ": module-level demo calls and self-tests; they run at import time,
+#   can only make a correct function fail, and the tests never need them. (Indented prints and
+#   asserts inside functions start with whitespace and are not matched.)
+# Four stops, because OpenAI-compatible APIs accept at most four.
+COMPLETION_STOP: tuple[str, ...] = ("\n```", "\nif __name__", "\nprint(", "\nassert ")
+
+# The longest error output (characters) a repair prompt shows; the tail is kept because a
+# Python traceback ends with the exception and the failing line.
+ERROR_TAIL_CHARS = 2000
+TRIM_MARKER = "[... earlier output trimmed ...]\n"
+
+SYSTEM_TEMPLATE = Template(
+    "You are an expert Python programmer. The code you write must work with exactly "
+    "$requirement$python_clause: use only APIs that exist in that version, with the behaviour "
+    "they have there, even where later or earlier versions differ. Answer with the complete "
+    "program in ONE fenced ```python code block."
+)
+DOCS_TEMPLATE = Template(
+    "Documentation for $requirement (reference material; the task follows it):\n"
+    "<documentation>\n$docs\n</documentation>\n\n"
+)
+TASK_TEMPLATE = Template("Task:\n$statement\n\nInstalled packages:\n$pins$python\n")
+STARTER_TEMPLATE = Template(
+    "Complete this starter code, keeping its imports, function names and signatures:\n"
+    "${fence}python\n$starter\n$fence\n\n"
+)
+NO_STARTER = "Write the program from scratch.\n\n"
+ANSWER_INSTRUCTION = (
+    "Reply with only the complete program (starter code included) in one fenced ```python "
+    "block, with no explanation before or after it."
+)
+COT_TEMPLATE = Template(
+    "Before writing any code, think step by step about which APIs of $requirement exist in "
+    "that version and how they behave there (what was added, renamed, deprecated or removed "
+    "around it), and write that reasoning out. Then give the final complete program (starter "
+    "code included) in one fenced ```python block, and no other code block."
+)
+FEEDBACK_TEMPLATE = Template(
+    "Your program failed the visible test. The end of its output:\n"
+    "${fence}text\n$error\n$fence\n\n"
+    "Fix the program so that it works with $requirement$python_clause.\n"
+)
+NO_OUTPUT = "(no output)"
+
+COMPLETION_HEADER_TEMPLATE = Template("$statement\n#\n# Requires: $pins\n$python")
+COMPLETION_DOCS_TEMPLATE = Template(
+    "# Documentation for $requirement:\n$docs\n# End of documentation.\n#\n"
+)
+COMPLETION_FEEDBACK_TEMPLATE = Template(
+    "#\n# A previous attempt, which failed:\n$program\n#\n"
+    "# Its output on the visible test:\n$error\n#\n# A corrected program:\n"
+)
+
+
+def trim_error(text: str, limit: int = ERROR_TAIL_CHARS) -> str:
+    """The last `limit` characters at most of `text` (marker included), starting on a line.
+
+    The result is never longer than `limit`, so trimming is idempotent: a `Feedback` that is
+    dumped and validated again keeps the same text (and the same cache key)."""
+    if limit <= len(TRIM_MARKER):
+        raise ValueError(f"limit {limit} leaves no room for output after the trim marker")
+    text = text.replace("\r\n", "\n")
+    if len(text) <= limit:
+        return text
+    tail = text[len(text) - (limit - len(TRIM_MARKER)) :]
+    newline = tail.find("\n")
+    if 0 <= newline < len(tail) // 2:  # start on a whole line unless that loses half the tail
+        tail = tail[newline + 1 :]
+    return TRIM_MARKER + tail
+
+
+class Feedback(BaseModel):
+    """What a repair round shows the model about its previous attempt.
+
+    Contract: `error` is the output of the *visible* test only. The hidden test decides the
+    score, so neither its code nor its output may ever reach a prompt; the prompt builders only
+    render what this object holds, so the caller that builds it is the one place to keep that
+    promise. `error` is trimmed on construction (tail kept, see `trim_error`).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    program: str = Field(description="the previous, failed program")
+    error: str = Field(description="the visible test's output, trimmed to its tail")
+    round: int = Field(ge=0, description="the round whose program failed")
+
+    @field_validator("error")
+    @classmethod
+    def _trim(cls, value: str) -> str:
+        return trim_error(value)
+
+
+def build_request(
+    problem: Problem,
+    *,
+    style: Style = Style.INSTRUCT,
+    sampling: Sampling,
+    sample: int = 0,
+    round: int = 0,
+    docs: bool = False,
+    cot: bool = False,
+    feedback: Feedback | None = None,
+) -> Request:
+    """The request for one sample of `problem`.
+
+    `docs` adds the problem's documentation (doc-prompting), `cot` asks for step-by-step
+    reasoning before the code (instruct style only: a base model given a raw prompt cannot be
+    asked to reason first), and `feedback` turns the request into a repair round, which must
+    come after the round it repairs. Raises ValueError for those two misuses rather than
+    building a prompt that silently does something else than its label says.
+    """
+    if cot and style is Style.COMPLETION:
+        raise ValueError("chain of thought needs the instruct style")
+    if feedback is not None and round <= feedback.round:
+        raise ValueError(f"round {round} does not follow the repaired round {feedback.round}")
+    if style is Style.COMPLETION:
+        return Request(
+            problem_id=problem.id,
+            sample=sample,
+            round=round,
+            mode=Mode.COMPLETION,
+            prompt=_completion_prompt(problem, docs=docs, feedback=feedback),
+            sampling=sampling,
+        )
+    return Request(
+        problem_id=problem.id,
+        sample=sample,
+        round=round,
+        mode=Mode.CHAT,
+        messages=_instruct_messages(problem, docs=docs, cot=cot, feedback=feedback),
+        sampling=sampling,
+    )
+
+
+def _instruct_messages(
+    problem: Problem, *, docs: bool, cot: bool, feedback: Feedback | None
+) -> tuple[Message, ...]:
+    """System, task; in a repair round also the failed program (as the model's own turn) and
+    the visible test's output with a request to fix it."""
+    system = Message(role="system", content=SYSTEM_TEMPLATE.substitute(_pin_fields(problem)))
+    closing = _closing_instruction(problem, cot)
+    task = Message(role="user", content=_task_text(problem, docs) + closing)
+    if feedback is None:
+        return (system, task)
+    fence = _fence_for(feedback.program)
+    program = feedback.program.rstrip()
+    previous = Message(role="assistant", content=f"{fence}python\n{program}\n{fence}")
+    error = feedback.error.strip("\n") or NO_OUTPUT
+    repair = FEEDBACK_TEMPLATE.substitute(
+        _pin_fields(problem), fence=_fence_for(error), error=error
+    )
+    return (system, task, previous, Message(role="user", content=repair + closing))
+
+
+def _task_text(problem: Problem, docs: bool) -> str:
+    """The user's task: documentation (if asked and present), statement, pins, Python version,
+    starter code."""
+    parts = []
+    if docs and problem.docs.strip():
+        parts.append(DOCS_TEMPLATE.substitute(_pin_fields(problem), docs=problem.docs.strip()))
+    pins = "".join(f"- {pin}\n" for pin in problem.pins)
+    python = f"Python version: {problem.python_version}\n" if problem.python_version else ""
+    statement = problem.problem.strip()
+    parts.append(TASK_TEMPLATE.substitute(statement=statement, pins=pins, python=python))
+    if problem.starter_code.strip():
+        starter = problem.starter_code.rstrip()
+        parts.append(STARTER_TEMPLATE.substitute(fence=_fence_for(starter), starter=starter))
+    else:
+        parts.append(NO_STARTER)
+    return "".join(parts)
+
+
+def _closing_instruction(problem: Problem, cot: bool) -> str:
+    return COT_TEMPLATE.substitute(_pin_fields(problem)) if cot else ANSWER_INSTRUCTION
+
+
+def _completion_prompt(problem: Problem, *, docs: bool, feedback: Feedback | None) -> str:
+    """A comment header (documentation, statement, pins, Python) then the starter verbatim, so
+    that a base model's continuation is the rest of the program. A repair round shows the failed
+    program and its error as comments before the starter."""
+    parts = []
+    if docs and problem.docs.strip():
+        commented = _comment(problem.docs.strip())
+        parts.append(COMPLETION_DOCS_TEMPLATE.substitute(_pin_fields(problem), docs=commented))
+    python = f"# Python {problem.python_version}\n" if problem.python_version else ""
+    header = COMPLETION_HEADER_TEMPLATE.substitute(
+        statement=_comment(problem.problem.strip()), pins=", ".join(problem.pins), python=python
+    )
+    parts.append(header)
+    if feedback is not None:
+        error = feedback.error.strip("\n") or NO_OUTPUT
+        parts.append(
+            COMPLETION_FEEDBACK_TEMPLATE.substitute(
+                program=_comment(feedback.program.rstrip()), error=_comment(error)
+            )
+        )
+    parts.append("\n")
+    parts.append(problem.starter_code.replace("\r\n", "\n"))
+    return "".join(parts)
+
+
+def _pin_fields(problem: Problem) -> dict[str, str]:
+    """`requirement` (the library's own pin) and `python_clause` (' and Python X.Y' or '')."""
+    python = f" and Python {problem.python_version}" if problem.python_version else ""
+    return {"requirement": problem.pins[0], "python_clause": python}
+
+
+def _comment(text: str) -> str:
+    """`text` as Python comment lines (blank lines become a bare '#')."""
+    return "\n".join(f"# {line}".rstrip() for line in text.replace("\r\n", "\n").split("\n"))
+
+
+@functools.lru_cache(maxsize=256)  # the same starter is fenced for every sample
+def _fence_for(content: str) -> str:
+    """A backtick fence longer than any backtick run inside `content`, so embedded fences (a
+    docstring with a markdown example, a traceback quoting one) cannot close the block."""
+    longest = run = 0
+    for char in content:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    return "`" * max(3, longest + 1)
