@@ -79,7 +79,7 @@ def test_versicode_files_are_scored_by_strings_without_tests(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     built: list[object] = []
-    monkeypatch.setattr("pinbench.execution.base.ensure", lambda spec: built.append(spec))
+    monkeypatch.setattr("pinbench.envs.ensure", lambda spec: built.append(spec))
     document = _run(tmp_path, "-m", "reference", "--task", "completion", "-d", str(FIXTURES))
     assert built == []  # no test to run: no environment is built
     scores = document["summary"]["scores"]

@@ -10,7 +10,8 @@ import pytest
 from pinbench.core.env import EnvSpec
 from pinbench.core.outcome import Limits, Status
 from pinbench.core.tests import TestKind, TestSpec
-from pinbench.envs.python import builder, system
+from pinbench.envs import system
+from pinbench.envs.python import builder
 from pinbench.envs.python.builder import ensure
 from pinbench.sandbox.execute import execute
 

@@ -395,7 +395,7 @@ def test_a_replayed_run_reproduces_versicode_s_file_scores(
     pinbench's JSONL rows, or from the published file itself (`-d FILE -m replay:FILE`, its
     `model_output` read as published and its gold `answer` never taken as a reply)."""
     built: list[object] = []
-    monkeypatch.setattr("pinbench.execution.base.ensure", lambda spec: built.append(spec))
+    monkeypatch.setattr("pinbench.envs.ensure", lambda spec: built.append(spec))
     pairs = scored(path)
     answers = path if published else tmp_path / "answers.jsonl"
     if not published:
