@@ -20,7 +20,7 @@ from pathlib import Path
 from pinbench.core.records import ItemMeta, SampleRecord
 from pinbench.metrics.scores import score
 from pinbench.models.base import Generation, Message, Request, Sampling
-from pinbench.run.runner import RunConfig, RunSummary
+from pinbench.run.config import RunConfig, RunSummary
 from pinbench.store.runs import RunStore
 
 LIBRARIES = [f"lib{i}" for i in range(15)]

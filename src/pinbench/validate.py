@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import ast
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from pinbench import __version__
 from pinbench.core.env import EnvError, EnvSpec
 from pinbench.core.outcome import Execution, Limits, Status
 from pinbench.core.tests import TestKind, TestSpec
@@ -23,6 +26,7 @@ from pinbench.envs.python.builder import Environment, ensure
 from pinbench.envs.python.imports import pinned_modules, primary_modules
 from pinbench.execution.local import ExecutionService
 from pinbench.execution.timeouts import Calibration, retry_at_cap
+from pinbench.sandbox.isolation import Isolation
 from pinbench.tasks.generation.problem import Problem, env_spec_for
 
 
@@ -356,6 +360,66 @@ def validate(
     if owned:
         service.close()
     return [r for r in reports if r is not None]
+
+
+class ValidationRun(BaseModel):
+    """The `--json` document of `pinbench validate` (schema: docs/validate-json.md)."""
+
+    schema_version: int = 1
+    pinbench_version: str = __version__
+    dataset: str
+    format: str
+    isolation: str
+    started_at: str
+    seconds: float
+    summary: dict[str, int]
+    load_issues: list[str]
+    executions: dict[str, int]
+    problems: list[ProblemReport]
+
+
+def validate_dataset(
+    problems: list[Problem],
+    *,
+    dataset: str,
+    fmt: str,
+    load_issues: list[str],
+    isolation: Isolation | None = None,
+    jobs: int = 2,
+    timeout: float = 60.0,
+    warm: bool = True,
+    cache: bool = True,
+    discriminative: bool = False,
+    on_progress: Callable[[str, ProblemReport | None], None] | None = None,
+) -> ValidationRun:
+    """`pinbench validate`: every problem checked with its own execution service (warm pools
+    and outcome cache as asked), and the document its `--json` writes."""
+    started = time.monotonic()
+    started_at = datetime.now(UTC).isoformat(timespec="seconds")
+    limits = Limits(wall_seconds=timeout, cpu_seconds=max(1, int(timeout)))
+    with ExecutionService(jobs=jobs, warm=warm, cache=cache, isolation=isolation) as service:
+        reports = validate(
+            problems,
+            jobs=jobs,
+            limits=limits,
+            service=service,
+            discriminative=discriminative,
+            on_progress=on_progress,
+        )
+        stats = service.stats()
+    summary = {v.value: sum(r.verdict is v for r in reports) for v in Verdict}
+    summary["problems"] = len(reports)
+    return ValidationRun(
+        dataset=dataset,
+        format=fmt,
+        isolation=service.isolation.level,
+        started_at=started_at,
+        seconds=round(time.monotonic() - started, 3),
+        summary=summary,
+        load_issues=load_issues,
+        executions=stats,
+        problems=reports,
+    )
 
 
 def specs_for(problem: Problem, discriminative: bool) -> tuple[EnvSpec, ...]:

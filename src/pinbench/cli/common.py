@@ -19,7 +19,7 @@ from rich.text import Text
 from typer.core import TyperGroup
 
 from pinbench.core.datasets import DatasetError
-from pinbench.core.paths import cache_root
+from pinbench.report.data import Report, build_report
 from pinbench.store.runs import RunRow, RunStore
 from pinbench.tasks.generation.loaders import LOADERS, LoadResult, detect_format, load_dataset
 from pinbench.tasks.generation.problem import Problem
@@ -186,13 +186,17 @@ ResultsOpt = Annotated[
 ]
 
 
-def open_store(results: Path | None) -> RunStore:
-    return RunStore((results or cache_root() / "results") / "pinbench.sqlite")
-
-
 def find_run_or_exit(store: RunStore, run: str) -> RunRow:
     """A run by id, unique prefix or `latest`, or one clear error (exit 2)."""
     row = store.run(run)
     if row is None:
         fail(f"no run {run!r} (see `pinbench runs list`)")
     return row
+
+
+def load_report(store: RunStore, run: str, details: bool = True) -> Report:
+    row = find_run_or_exit(store, run)
+    try:
+        return build_report(store, row, details)
+    except ValueError as exc:
+        fail(str(exc))

@@ -15,14 +15,14 @@ from pinbench.cli.common import (
     fail,
     find_run_or_exit,
     load_or_exit,
-    open_store,
     progress_bar,
     split_or_exit,
 )
 from pinbench.core.outcome import Limits
 from pinbench.drift import DriftSummary, drift
 from pinbench.execution.local import ExecutionService, default_jobs
-from pinbench.run.runner import RunConfig
+from pinbench.run.config import RunConfig
+from pinbench.store.runs import RunStore
 
 
 def drift_cmd(
@@ -46,8 +46,7 @@ def drift_cmd(
 
     Example: `pinbench drift latest --versions numpy=1.21.6,1.26.4`
     """
-    store = open_store(results)
-    try:
+    with RunStore.at(results) as store:
         row = find_run_or_exit(store, run)
         config = RunConfig.model_validate(row.config)
         if config.task != "generation":
@@ -59,21 +58,15 @@ def drift_cmd(
         if config.only:
             problems = [p for p in problems if p.id in set(config.only)]
         records = store.samples(row.id)
-        service = ExecutionService(jobs=jobs)
         limits = Limits(wall_seconds=config.timeout_cap, cpu_seconds=int(config.timeout_cap))
-        try:
-            with progress_bar() as progress:
-                task = progress.add_task("failures", total=None)
-                summary = drift(
-                    row.id, row.model_name, records, problems, service,
-                    versions=_versions(versions or []), last_round=config.feedback_rounds,
-                    limits=limits, jobs=jobs, on_check=lambda: progress.advance(task),
-                )  # fmt: skip
-        finally:
-            service.close()
+        with ExecutionService(jobs=jobs) as service, progress_bar() as progress:
+            task = progress.add_task("failures", total=None)
+            summary = drift(
+                row.id, row.model_name, records, problems, service,
+                versions=_versions(versions or []), last_round=config.feedback_rounds,
+                limits=limits, jobs=jobs, on_check=lambda: progress.advance(task),
+            )  # fmt: skip
         store.record_drift(row.id, summary.model_dump(mode="json"))
-    finally:
-        store.close()
     print_drift(summary)
     if json_path is not None:
         json_path.parent.mkdir(parents=True, exist_ok=True)

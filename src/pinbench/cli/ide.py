@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from pinbench.cli.common import console, err, error, fail
-from pinbench.core import snapshots
-from pinbench.core.paths import cache_root
+from pinbench.cli.common import console, error, fail
 from pinbench.execution.local import ExecutionService, default_jobs
 from pinbench.tasks.ide import dataset
-from pinbench.tasks.ide.cases import Case, Kind
+from pinbench.tasks.ide.cases import Kind
 from pinbench.tasks.ide.collect import (
     Quotas,
     RepoResult,
@@ -54,11 +51,8 @@ def collect_cmd(
     `pinbench ide collect builtin -s fix -s doc`"""
     sources = [p for r in repos for p in _sources(r)]
     quotas = Quotas(per_scenario=per_scenario, per_file=per_file)
-    service = ExecutionService(jobs=jobs)
-    try:
+    with ExecutionService(jobs=jobs) as service:
         results = collect_repositories(sources, scenario or list(Kind), service, quotas, refresh)
-    finally:
-        service.close()
     _print(results)
     cases = [c for r in results for c in r.cases]
     if not cases:
@@ -81,27 +75,6 @@ def _sources(text: str) -> list[Path]:
     if not path.exists():
         fail(f"{path}: no such repository")
     return [path]
-
-
-def builtin_cases(jobs: int) -> Path:
-    """The cases of the shipped repositories, collected once per version of them."""
-    sources = builtin_repositories()
-    digest = hashlib.sha256("".join(snapshots.take(p).digest for p in sources).encode())
-    path = cache_root() / "ide" / f"builtin-{digest.hexdigest()[:12]}.jsonl"
-    if path.exists():
-        return path
-    err.print("collecting the builtin IDE cases (once) ...")
-    service = ExecutionService(jobs=jobs)
-    try:
-        results = collect_repositories(sources, list(Kind), service)
-    finally:
-        service.close()
-    for result in results:
-        if result.rejected:
-            fail(f"builtin repository {result.source.name}: {result.rejected}", code=1)
-    cases: list[Case] = [c for r in results for c in r.cases]
-    dataset.write(cases, path)
-    return path
 
 
 def _print(results: list[RepoResult]) -> None:

@@ -76,19 +76,15 @@ def mine_cmd(
     started = time.monotonic()
     started_at = datetime.now(UTC).isoformat(timespec="seconds")
     chosen = _versions(library, versions, version_range)
-    service = ExecutionService(jobs=jobs)
-    try:
-        with progress_bar() as progress:
-            task = progress.add_task("versions", total=len(chosen))
+    with ExecutionService(jobs=jobs) as service, progress_bar() as progress:
+        task = progress.add_task("versions", total=len(chosen))
 
-            def done(shot: Snapshot) -> None:
-                progress.advance(task)
-                if shot.error:
-                    warn(shot.error, f"{library} {shot.version}:")
+        def done(shot: Snapshot) -> None:
+            progress.advance(task)
+            if shot.error:
+                warn(shot.error, f"{library} {shot.version}:")
 
-            mined = mine(library, chosen, service, python=python, jobs=jobs, on_version=done)
-    finally:
-        service.close()
+        mined = mine(library, chosen, service, python=python, jobs=jobs, on_version=done)
     skeletons = _write(mined, out)
     _print(mined)
     if json_out is not None:

@@ -10,9 +10,8 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from pinbench.cli.common import ResultsOpt, console, err, fail, find_run_or_exit, open_store
+from pinbench.cli.common import ResultsOpt, console, err, fail, load_report
 from pinbench.report.compare import compare, compare_html
-from pinbench.report.data import Report, build_report
 from pinbench.report.html import pct, report_html
 from pinbench.report.terminal import print_summary
 from pinbench.store.runs import RunStore
@@ -22,14 +21,6 @@ _CSV_FIELDS = (
     "id", "library", "version", "year", "change", "samples", "pass_rate", "pass_rate_feedback",
     "error", "infrastructure",
 )  # fmt: skip
-
-
-def load_report(store: RunStore, run: str, details: bool = True) -> Report:
-    row = find_run_or_exit(store, run)
-    try:
-        return build_report(store, row, details)
-    except ValueError as exc:
-        fail(str(exc))
 
 
 def report_cmd(
@@ -48,11 +39,8 @@ def report_cmd(
     Examples: `pinbench report` · `pinbench report latest --html report.html` ·
     `pinbench report 9f8687f7 --json summary.json --csv problems.csv`
     """
-    store = open_store(results)
-    try:
+    with RunStore.at(results) as store:
         report = load_report(store, run, details=html is not None or json_path is not None)
-    finally:
-        store.close()
     print_summary(console, report.summary, report)
     if html is not None:
         _write(html, report_html(report))
@@ -78,12 +66,9 @@ def compare_cmd(
     bootstrap confidence intervals, Spearman rank correlation across datasets or splits."""
     if len(runs) < 2:
         fail("compare needs at least two runs")
-    store = open_store(results)
-    try:
+    with RunStore.at(results) as store:
         reports = [load_report(store, run, details=False) for run in runs]
         records = {r.run_id: store.samples(r.run_id) for r in reports}
-    finally:
-        store.close()
     comparison = compare(reports, records)
     table = Table(title=f"leaderboard · {comparison.shared_problems} shared problems")
     for column in ("#", "run", "model", "dataset", "pass@1 %", "± std"):

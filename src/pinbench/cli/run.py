@@ -1,60 +1,34 @@
-"""`pinbench run` and `pinbench runs list|show|export`."""
+"""`pinbench run`: parses the options, calls `pinbench.run.api`, prints."""
 
 from __future__ import annotations
 
-import asyncio
-import csv
-import json
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from pydantic import ValidationError
-from rich.table import Table
 
 from pinbench.cli.common import (
     FormatOpt,
     ResultsOpt,
     SplitOpt,
     console,
-    detect_or_exit,
     err,
     error,
     fail,
-    find_run_or_exit,
-    load_or_exit,
-    open_store,
+    load_report,
     progress_bar,
-    split_or_exit,
     warn,
 )
-from pinbench.cli.ide import builtin_cases
-from pinbench.cli.report import load_report
-from pinbench.core.datasets import DatasetError
 from pinbench.core.outcome import Status
 from pinbench.core.records import SampleRecord
-from pinbench.execution.base import Executor
-from pinbench.execution.local import LocalExecutor, default_jobs
-from pinbench.models.base import Model, ModelError
-from pinbench.models.registry import ModelOptions, open_model
+from pinbench.execution.local import default_jobs
+from pinbench.models.registry import ModelOptions
 from pinbench.report.terminal import print_summary
-from pinbench.run.presets import DESCRIPTIONS, PRESETS
-from pinbench.run.runner import RunConfig, Runner, RunSummary, problems_digest
-from pinbench.tasks.base import Scenario
-from pinbench.tasks.generation.problem import Problem
-from pinbench.tasks.generation.task import GenerationScenario
+from pinbench.run import api
+from pinbench.run.config import RunSummary
+from pinbench.run.presets import DESCRIPTIONS
+from pinbench.store.runs import RunStore
 from pinbench.tasks.generation.templates import Style
-from pinbench.tasks.ide import dataset as ide_dataset
-from pinbench.tasks.ide.cases import Kind
-from pinbench.tasks.ide.task import IdeScenario
-from pinbench.tasks.versicode.builtin import derive
-from pinbench.tasks.versicode.loaders import load as load_versicode
-from pinbench.tasks.versicode.metrics import Variant
-from pinbench.tasks.versicode.model import CompletionTask, EditTask, Granularity
-from pinbench.tasks.versicode.task import VersiCodeScenario
-
-runs_app = typer.Typer(help="List, show and export recorded runs.")
 
 _PRESET_HELP = "; ".join(f"`{name}`: {text}" for name, text in DESCRIPTIONS.items())
 
@@ -193,50 +167,31 @@ def run_cmd(
         "cot": cot,
         "style": style,
     }
-    if preset is not None and preset not in PRESETS:
-        fail(f"unknown preset {preset!r} (presets: {', '.join(PRESETS)})")
-    placement = _placement(executor, ray_address, generate_on_cluster, model_replicas)
-    path = Path(dataset)
-    scenario: Scenario | None = None
-    if task == "generation":
-        if ide_dataset.looks_like(path):
-            fail(f"{path} holds IDE cases: run it with --task ide")
-        fmt = fmt or detect_or_exit(path)
-        problems = split_or_exit(load_or_exit(path, fmt, False).problems, split)
-    elif task == "ide":
-        scenario, fmt = _ide(path, split, jobs)
-        problems = scenario.problems()
-    else:
-        scenario, fmt = _versicode(path, fmt, split, task, granularity or [], metric_variant)
-        problems = scenario.problems()
-    if only:
-        problems = [p for p in problems if p.id in set(only)]
-    if not problems:
-        fail("no problem to run")
     try:
-        config = RunConfig(
-            **{
-                "model": model,
-                "base_url": base_url,
-                "dataset": dataset,
-                "dataset_format": fmt,
-                "split": split,
-                "only": tuple(sorted(set(only or ()))),
-                "timeout_cap": timeout,
-                "execute": execute,
-                "task": task,
-                "granularity": tuple(sorted(granularity or ())),
-                "metric_variant": metric_variant,
-                "problems_digest": problems_digest(problems),
-                **PRESETS.get(preset or "greedy", {}),
-                **{key: value for key, value in explicit.items() if value is not None},
-            }
+        placement = api.Placement(
+            executor, ray_address, generate_on_cluster, max(1, model_replicas)
         )
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        fail(f"{'.'.join(map(str, first['loc']))}: {first['msg']}")
-    if any(kk > config.n for kk in config.k):
-        fail(f"pass@k needs k <= n (k={config.k}, n={config.n})")
+        planned = api.plan(
+            model=model,
+            dataset=dataset,
+            task=task,
+            fmt=fmt,
+            split=split,
+            only=tuple(only or ()),
+            preset=preset,
+            jobs=jobs,
+            base_url=base_url,
+            timeout_cap=timeout,
+            execute=execute,
+            granularity=tuple(granularity or ()),
+            metric_variant=metric_variant,
+            **{key: value for key, value in explicit.items() if value is not None},
+        )
+    except api.RunError as exc:
+        fail(str(exc))
+    for line in planned.skipped:
+        warn(line, "skipped:")
+    config, items = planned.config, planned.loaded.items
     options = ModelOptions(
         base_url=base_url,
         api_key_env=api_key_env,
@@ -246,20 +201,32 @@ def run_cmd(
         timeout=600.0 if model.startswith("embedded") else 120.0,
         parallel=parallel,
     )
-    summary = _run(config, problems, options, jobs, results, scenario, placement)
-    store = open_store(results)
-    try:
-        report = load_report(store, summary.run_id, details=False)
-    finally:
-        store.close()
-    print_summary(console, summary, report)
-    if json_path is not None:
-        store = open_store(results)
+    err.print(f"run [bold]{config.run_id}[/] · {len(items)} problems · model {config.model}")
+    with progress_bar() as progress:
+        bar = progress.add_task("samples", total=len(items) * config.n * config.seeds)
+
+        def on_sample(record: SampleRecord) -> None:
+            if record.round == 0:
+                progress.advance(bar)
+
         try:
-            _write_json(json_path, summary, store.iter_samples(summary.run_id))
-        finally:
-            store.close()
-        err.print(f"wrote {json_path}", soft_wrap=True)
+            summary = api.run(
+                planned,
+                options=options,
+                jobs=jobs,
+                results=results,
+                placement=placement,
+                on_sample=on_sample,
+                on_status=err.print,
+            )
+        except api.RunError as exc:
+            fail(str(exc))
+    with RunStore.at(results) as store:
+        report = load_report(store, summary.run_id, details=False)
+        print_summary(console, summary, report)
+        if json_path is not None:
+            api.write_json(json_path, summary, store.iter_samples(summary.run_id))
+            err.print(f"wrote {json_path}", soft_wrap=True)
     _model_errors(summary)
 
 
@@ -286,273 +253,8 @@ def _model_errors(summary: RunSummary) -> None:
         fail(f"no sample got an answer from {summary.model}: nothing was scored", code=1)
 
 
-def _ide(path: Path, split: str, jobs: int) -> tuple[IdeScenario, str]:
-    """IDE cases from a file `pinbench ide collect` wrote, or the builtin repositories' cases;
-    `--split` picks one scenario (doc, fix, generate, test, workspace)."""
-    if str(path) == "builtin":
-        path = builtin_cases(jobs)
-    try:
-        cases, issues = ide_dataset.read(path)
-    except DatasetError as exc:
-        fail(str(exc))
-    for issue in issues:
-        warn(str(issue), "skipped:")
-    kinds = {k.value for k in Kind}
-    if split not in ("default", "all") and split not in kinds:
-        fail(f"--split for IDE cases: all or one of {', '.join(sorted(kinds))}")
-    chosen = [c for c in cases if split in ("default", "all") or c.scenario.value == split]
-    return IdeScenario(chosen), "ide"
-
-
-def _versicode(
-    path: Path, fmt: str | None, split: str, task: str, granularity: list[str], variant: str
-) -> tuple[VersiCodeScenario, str]:
-    """VersiCode tasks from VersiCode's own files, or derived from a pinbench dataset (its
-    reference and contrasting-version solutions are exactly such pairs)."""
-    if task not in ("completion", "editing"):
-        fail(f"unknown task {task!r} (generation, completion, editing, ide)")
-    try:
-        chosen_variant = Variant(variant)
-        levels = {Granularity(g) for g in granularity} or set(Granularity)
-    except ValueError as exc:
-        fail(str(exc))
-    if fmt == "versicode" or (fmt is None and _looks_like_versicode(path)):
-        try:
-            loaded = load_versicode(path)
-        except DatasetError as exc:
-            fail(str(exc))
-        for issue in loaded.issues:
-            warn(str(issue), "skipped:")
-        completion, editing, fmt = loaded.completion, loaded.editing, "versicode"
-    else:
-        fmt = fmt or detect_or_exit(path)
-        derived = derive(split_or_exit(load_or_exit(path, fmt, False).problems, split))
-        completion, editing = derived.completion, derived.editing
-    tasks: list[CompletionTask | EditTask] = (
-        [t for t in completion if t.granularity in levels] if task == "completion" else [*editing]
-    )
-    return VersiCodeScenario(tasks, variant=chosen_variant), fmt
-
-
-def _looks_like_versicode(path: Path) -> bool:
-    if path.is_dir():
-        return any(path.rglob("*.json")) and not (path / "dataset.jsonl").exists()
-    return path.suffix == ".json"
-
-
 def _ks(text: str) -> tuple[int, ...]:
     try:
         return tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
     except ValueError:
         fail(f"-k takes integers separated by commas, got {text!r}")
-
-
-@dataclass(frozen=True)
-class Placement:
-    """Where a run's work happens; never part of the run's identity (same results anywhere)."""
-
-    executor: str = "local"
-    address: str = "auto"
-    generate_on_cluster: bool = False
-    replicas: int = 1
-
-
-def _placement(executor: str, address: str, generate: bool, replicas: int) -> Placement:
-    if executor not in ("local", "ray"):
-        fail(f"unknown executor {executor!r} (local, ray)")
-    if generate and executor != "ray":
-        fail("--generate-on-cluster needs --executor ray")
-    return Placement(executor, address, generate, max(1, replicas))
-
-
-def _open_executor(placement: Placement, jobs: int) -> Executor:
-    """The executor, or one clear error (an unreachable cluster is not a traceback)."""
-    if placement.executor == "local":
-        return LocalExecutor(jobs)
-    from pinbench.execution.ray.cluster import ClusterError
-    from pinbench.execution.ray.executor import RayExecutor
-
-    try:
-        ray_executor = RayExecutor(placement.address)
-    except ClusterError as exc:
-        fail(str(exc))
-    hosts = ray_executor.nodes
-    err.print(f"ray: {len(hosts)} node{'s' * (len(hosts) != 1)} ({', '.join(hosts)})")
-    return ray_executor
-
-
-def _open_model(
-    config: RunConfig,
-    problems: list[Problem],
-    options: ModelOptions,
-    answers: dict[str, str],
-    placement: Placement,
-) -> Model:
-    if not placement.generate_on_cluster:
-        return open_model(config.model, problems, options, answers)
-    from pinbench.execution.ray.cluster import ClusterError
-    from pinbench.models.cluster import ClusterModel
-
-    try:
-        return ClusterModel(
-            config.model, options, address=placement.address, replicas=placement.replicas
-        )
-    except ClusterError as exc:
-        raise ModelError(str(exc)) from None
-
-
-def _run(
-    config: RunConfig,
-    problems: list[Problem],
-    options: ModelOptions,
-    jobs: int,
-    results: Path | None,
-    scenario: Scenario | None = None,
-    placement: Placement = Placement(),
-) -> RunSummary:
-    store = open_store(results)
-    err.print(f"run [bold]{config.run_id}[/] · {len(problems)} problems · model {config.model}")
-    try:
-        executor = _open_executor(placement, jobs) if config.execute else None
-    except typer.Exit:
-        store.close()
-        raise
-    try:
-        chosen = scenario or GenerationScenario()
-        answers = {p.id: chosen.reference_answer(p) for p in problems}
-        backend = _open_model(config, problems, options, answers, placement)
-    except ModelError as exc:
-        if executor is not None:
-            executor.close()
-        store.close()
-        fail(str(exc))
-    chains = len(problems) * config.n * config.seeds
-    try:
-        with progress_bar() as progress:
-            task = progress.add_task("samples", total=chains)
-
-            def on_event(_kind: str, record: SampleRecord | None) -> None:
-                if record is not None and (record.round == 0):
-                    progress.advance(task)
-
-            runner = Runner(
-                config, problems, backend, store, executor, jobs=jobs, on_event=on_event,
-                scenario=scenario,
-            )  # fmt: skip
-            return asyncio.run(_run_and_close(runner, backend))
-    finally:
-        if executor is not None:
-            executor.close()
-        store.close()
-
-
-async def _run_and_close(runner: Runner, backend: Model) -> RunSummary:
-    try:
-        return await runner.run()
-    finally:
-        await backend.aclose()
-
-
-def _write_json(path: Path, summary: RunSummary, samples: Any) -> None:
-    """The `--json` document; schema in docs/run-json.md."""
-    rows = [
-        {
-            "problem_id": s.problem_id,
-            "seed": s.seed,
-            "sample": s.sample,
-            "round": s.round,
-            "passed": s.passed,
-            "outcome": s.status,
-            "compiles": s.compiles,
-            "exc_type": s.exc_type,
-            "metrics": s.metrics,
-        }
-        for s in samples
-    ]
-    document = {"schema_version": 1, "summary": summary.model_dump(mode="json"), "samples": rows}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(document, indent=1))
-
-
-@runs_app.command("list")
-def runs_list(results: ResultsOpt = None) -> None:
-    """Every recorded run, oldest first."""
-    store = open_store(results)
-    try:
-        rows = store.runs()
-    finally:
-        store.close()
-    table = Table(title="runs")
-    for column in ("id", "model", "dataset", "split", "status", "pass@1 %", "samples"):
-        table.add_column(column)
-    for row in rows:
-        scores = (row.summary or {}).get("scores") or {}
-        rounds = scores.get("rounds") or [{}]
-        first = next((s for s in rounds[-1].get("pass_at", []) if s["k"] == 1), None)
-        value = "n/a" if not first or first["mean"] is None else f"{100 * first['mean']:.1f}"
-        table.add_row(
-            row.id,
-            row.model_name or row.config.get("model", ""),
-            str(row.config.get("dataset", "")),
-            str(row.config.get("split", "")),
-            row.status,
-            value,
-            str(scores.get("samples", "")),
-        )
-    console.print(table)
-
-
-@runs_app.command("show")
-def runs_show(
-    run: Annotated[str, typer.Argument(help="Run id (or a unique prefix), or `latest`.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    results: ResultsOpt = None,
-) -> None:
-    """A run's summary."""
-    store = open_store(results)
-    try:
-        row = find_run_or_exit(store, run)
-    finally:
-        store.close()
-    if row.summary is None:
-        fail(f"run {row.id} has no summary yet ({row.status})", code=1)
-    summary = RunSummary.model_validate(row.summary)
-    if as_json:
-        console.print_json(summary.model_dump_json())
-    else:
-        print_summary(console, summary)
-        console.print(f"status: {row.status}")
-
-
-@runs_app.command("export")
-def runs_export(
-    run: Annotated[str, typer.Argument(help="Run id (or a unique prefix), or `latest`.")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Output file.")],
-    fmt: Annotated[str, typer.Option("--format", help="jsonl or csv.")] = "jsonl",
-    results: ResultsOpt = None,
-) -> None:
-    """Every sample with its prompt, raw response, program and outcome. The JSONL export is
-    readable by `--model replay:PATH`."""
-    if fmt not in ("jsonl", "csv"):
-        fail(f"--format is jsonl or csv, not {fmt!r}")
-    store = open_store(results)
-    count = 0
-    try:
-        row = find_run_or_exit(store, run)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        with out.open("w", newline="") as handle:
-            writer: csv.DictWriter[str] | None = None
-            for record in store.export_rows(row.id):
-                record = {"run_id": row.id, "model": row.model_name, **record}
-                count += 1
-                if fmt == "jsonl":
-                    handle.write(json.dumps(record) + "\n")
-                    continue
-                record["request"] = json.dumps(record["request"])
-                if writer is None:
-                    writer = csv.DictWriter(handle, fieldnames=list(record))
-                    writer.writeheader()
-                writer.writerow(record)
-    finally:
-        store.close()
-    err.print(f"wrote {count} samples to {out}")

@@ -22,3 +22,8 @@ def uv_cache_dir() -> Path:
     """uv's cache, shared by every environment (on the same filesystem, so installs hardlink)."""
     override = os.environ.get("UV_CACHE_DIR")
     return Path(override) if override else cache_root() / "uv-cache"
+
+
+def package_data() -> Path:
+    """The data shipped inside the package (the builtin benchmark, the IDE repositories)."""
+    return Path(__file__).resolve().parent.parent / "data"

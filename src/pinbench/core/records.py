@@ -83,7 +83,9 @@ class ItemMeta(BaseModel):
         for prefix, names in _TAGGED_BREAKDOWNS.items():
             for name in names:
                 marker = f"{prefix}{name}:"
-                value = next((t[len(marker) :] for t in data.get("tags", ()) if t.startswith(marker)), None)
+                value = next(
+                    (t[len(marker) :] for t in data.get("tags", ()) if t.startswith(marker)), None
+                )
                 if value is not None:
                     found[name] = value
         return {**data, "breakdowns": found}

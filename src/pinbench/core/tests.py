@@ -52,6 +52,11 @@ class TestSpec(BaseModel):
     focal: Focal | None = Field(default=None, description="repo kind: a test must call this")
     trace: bool = Field(default=False, description="repo kind: record what each test calls")
 
+    @property
+    def runs_under_pytest(self) -> bool:
+        """Pytest modules and repositories' suites run under pytest (a warm server imports it)."""
+        return self.kind in (TestKind.PYTEST, TestKind.REPO)
+
     @field_validator("module")
     @classmethod
     def _module_is_identifier(cls, value: str | None) -> str | None:

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pinbench.models.base import Model, ModelError
-from pinbench.tasks.generation.problem import Problem
 
 KINDS = ("embedded", "openai", "replay", "reference", "hf", "vllm")
 
@@ -37,13 +36,14 @@ def parse_spec(spec: str) -> tuple[str, str]:
 
 def open_model(
     spec: str,
-    problems: list[Problem],
+    ids: list[str],
     options: ModelOptions,
     reference: dict[str, str] | None = None,
 ) -> Model:
     """Start the backend a spec names (for `embedded`, assembling weights and starting the
-    server); raises ModelError with one clear line when it cannot. `reference`: problem id ->
-    the reference model's answer (default: each problem's solution, fenced)."""
+    server); raises ModelError with one clear line when it cannot. `ids`: the run's items (a
+    replay file's rows are matched to them); `reference`: item id -> the reference model's
+    answer (the task's perfect answer)."""
     kind, arg = parse_spec(spec)
     if kind == "embedded":
         from pinbench.models.embedded import EmbeddedModel
@@ -69,13 +69,11 @@ def open_model(
     if kind == "replay":
         from pinbench.models.replay import ReplayModel
 
-        return ReplayModel(Path(arg), problems)
+        return ReplayModel(Path(arg), ids)
     if kind == "reference":
         from pinbench.models.reference import ReferenceModel
 
-        if reference is None:
-            reference = {p.id: f"```python\n{p.solution}\n```" for p in problems}
-        return ReferenceModel(reference)
+        return ReferenceModel(reference or {})
     from pinbench.models.local import HFModel, VLLMModel
 
     return HFModel(arg) if kind == "hf" else VLLMModel(arg)

@@ -25,10 +25,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from pinbench.core.datasets import DatasetError
-from pinbench.core.datasets import located_items as _located_items
+from pinbench.core.datasets import DatasetError, located_items
 from pinbench.models.base import Generation, ModelError, Request
-from pinbench.tasks.generation.problem import Problem
 
 ID_FIELDS = ("problem_id", "example_id", "task_id", "id")
 TEXT_FIELDS = ("response", "answer", "completion", "generation", "output", "code", "program")
@@ -37,9 +35,9 @@ _PREFIXES = ("gc1-", "gc2-")  # pinbench's ids for GitChameleon rows; files use 
 
 
 class ReplayModel:
-    def __init__(self, path: Path, problems: list[Problem]) -> None:
+    def __init__(self, path: Path, ids: list[str]) -> None:
         self.path = path
-        self._answers = read_answers(path, problems)
+        self._answers = read_answers(path, ids)
         digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12] if path.is_file() else ""
         self.name = f"replay:{path.name}@{digest}"
 
@@ -58,12 +56,12 @@ class ReplayModel:
         return {problem for problem, _, _ in self._answers}
 
 
-def read_answers(path: Path, problems: list[Problem]) -> dict[tuple[str, int, int], str]:
+def read_answers(path: Path, ids: list[str]) -> dict[tuple[str, int, int], str]:
     """(problem id, sample, round) -> text; rows naming unknown problems are skipped, a file
     with none that match is an error (probably the wrong dataset)."""
     if not path.is_file():
         raise ModelError(f"replay file {path} does not exist")
-    resolve = _id_resolver(problems)
+    resolve = _id_resolver(ids)
     answers: dict[tuple[str, int, int], str] = {}
     next_sample: dict[tuple[str, int], int] = defaultdict(int)
     rows = _rows(path)
@@ -135,7 +133,7 @@ def _is_versicode_document(data: dict[str, Any]) -> bool:
 def _list_rows(path: Path, items: list[Any]) -> list[tuple[str, dict[str, Any]]]:
     """The rows of a JSON list (the document or its `data`), located by line and item."""
     try:
-        lines = [line for line, _ in _located_items(path)[0]]
+        lines = [line for line, _ in located_items(path)[0]]
     except DatasetError:  # cannot happen for a document json.loads read; lines are a courtesy
         lines = []
     rows = []
@@ -160,13 +158,13 @@ def _as_row(value: object, where: str) -> dict[str, Any]:
     return value
 
 
-def _id_resolver(problems: list[Problem]) -> Any:
+def _id_resolver(ids: list[str]) -> Any:
     known: dict[str, str] = {}
-    for problem in problems:
-        known[problem.id] = problem.id
+    for item_id in ids:
+        known[item_id] = item_id
         for prefix in _PREFIXES:
-            if problem.id.startswith(prefix):
-                known.setdefault(problem.id.removeprefix(prefix), problem.id)
+            if item_id.startswith(prefix):
+                known.setdefault(item_id.removeprefix(prefix), item_id)
 
     def resolve(row: dict[str, Any]) -> str | None:
         for field in ID_FIELDS:

@@ -14,19 +14,9 @@ from pinbench.core.outcome import FAILURE_TYPES, NOT_SCORED, failure_type
 from pinbench.core.records import ItemMeta, SampleRecord
 from pinbench.drift import DriftSummary
 from pinbench.metrics.scores import Chains, at_round, chains_of, score
-from pinbench.run.runner import RunSummary
+from pinbench.run.config import RunSummary
 from pinbench.store.runs import RunRow, RunStore
-from pinbench.tasks.ide.task import TAG_PREFIX as IDE
-from pinbench.tasks.versicode.task import TAG_PREFIX as VERSICODE
 
-# Breakdowns read from `PREFIX NAME:VALUE` tags: VersiCode's, and the IDE scenarios'.
-TAG_BREAKDOWNS = {
-    **{
-        name: VERSICODE for name in ("source", "lifespan", "granularity", "transition", "direction")
-    },
-    "scenario": IDE,
-    "repo": IDE,
-}
 _DETAIL_CHARS = 4000  # per field of the per-problem details: keeps 20k-sample reports small
 
 
@@ -71,8 +61,9 @@ class Report(BaseModel):
     by_change: list[Group]
     by_tag: dict[str, list[Group]] = Field(
         default_factory=dict,
-        description="breakdowns from tags: VersiCode's source, lifespan, granularity, "
-        "transition, direction; the IDE scenarios' scenario and repo",
+        description="the task's own breakdowns, in the order it declares them: VersiCode's "
+        "source, lifespan, granularity, transition, direction; the IDE scenarios' scenario and "
+        "repo",
     )
     difficulty: dict[str, list[float]] = Field(
         description="per-problem pass rates: 'baseline' and 'feedback'"
@@ -123,9 +114,8 @@ def build_report(store: RunStore, run: RunRow, details: bool = True) -> Report:
         by_year=sorted(groups(lambda m: m.year), key=lambda g: g.name),
         by_change=groups(lambda m: m.change),
         by_tag={
-            name: groups(functools.partial(_tag, prefix=f"{prefix}{name}:"))
-            for name, prefix in TAG_BREAKDOWNS.items()
-            if any(t.startswith(f"{prefix}{name}:") for m in metas.values() for t in m.tags)
+            name: groups(functools.partial(_breakdown, name=name))
+            for name in dict.fromkeys(n for m in metas.values() for n in m.breakdowns)
         },
         difficulty={
             "baseline": [p.pass_rate for p in problems if p.pass_rate is not None],
@@ -152,8 +142,8 @@ def _group(name: str, ids: set[str], records: list[SampleRecord], last: int, see
     )
 
 
-def _tag(meta: ItemMeta, prefix: str) -> str:
-    return next((t.removeprefix(prefix) for t in meta.tags if t.startswith(prefix)), "none")
+def _breakdown(meta: ItemMeta, name: str) -> str:
+    return meta.breakdowns.get(name, "none")
 
 
 def category(record: SampleRecord) -> str:
@@ -172,9 +162,7 @@ def _errors(chains: Chains, round_: int) -> dict[str, int]:
     return {name: counts[name] for name in FAILURE_TYPES if counts[name]}
 
 
-def _problem_results(
-    chains: Chains, metas: dict[str, ItemMeta], last: int
-) -> list[ProblemResult]:
+def _problem_results(chains: Chains, metas: dict[str, ItemMeta], last: int) -> list[ProblemResult]:
     by_problem: dict[str, list[dict[int, SampleRecord]]] = defaultdict(list)
     for (pid, _, _), chain in chains.items():
         by_problem[pid].append(chain)

@@ -6,7 +6,7 @@ from rich.console import Console
 from rich.table import Table
 
 from pinbench.report.data import Group, Report
-from pinbench.run.runner import RunSummary
+from pinbench.run.config import RunSummary
 
 
 def _score(mean: float | None, std: float | None, seeds: int) -> str:

@@ -1,5 +1,5 @@
-"""`pinbench run`: generate, extract, execute, score, store — for every (problem, seed,
-sample) chain and its error-feedback rounds.
+"""The runner: generate, extract, execute, score, store — for every (item, seed, sample) chain
+and its error-feedback rounds, whatever the task.
 
 Generation and execution overlap: each chain is a task that executes its program as soon as the
 model answers, while environments build in a pool from the start. Every generation and every
@@ -9,8 +9,6 @@ what was recorded is reused, never asked or executed again."""
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import os
 import platform
 import time
@@ -18,102 +16,22 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
 import pinbench
-from pinbench.core.env import EnvError, EnvSpec
+from pinbench.core.env import EnvError, Environment, EnvSpec
+from pinbench.core.item import Item
 from pinbench.core.outcome import Execution, Limits, Status
-from pinbench.core.records import ItemMeta, SampleRecord
+from pinbench.core.records import SampleRecord
 from pinbench.core.tests import TestSpec
 from pinbench.execution.base import EnvHandle, Executor
 from pinbench.execution.timeouts import Calibration, retry_at_cap
-from pinbench.metrics.scores import Scores, score
-from pinbench.models.base import Generation, Model, Request, Sampling
+from pinbench.metrics.scores import score
+from pinbench.models.base import Generation, Model, Request
+from pinbench.run.config import ModelErrors, RunConfig, RunSummary
 from pinbench.store.runs import RunStore
-from pinbench.tasks.base import STEP_BREAK, Scenario
+from pinbench.tasks.base import STEP_BREAK, Feedback, Task, trim_error
 from pinbench.tasks.generation.extract import compiles
-from pinbench.tasks.generation.problem import Problem
-from pinbench.tasks.generation.task import GenerationScenario
-from pinbench.tasks.generation.templates import COMPLETION_STOP, Feedback, Style
-from pinbench.validate import preload
 
-_FEEDBACK_CHARS = 4000
 FIRST_BATCH = 8  # when the model's first this many answers all fail alike, stop asking it
-
-
-class RunConfig(BaseModel):
-    """Everything that determines a run's results; its hash is the run id, so the same command
-    names the same run and resumes it."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    model: str = "embedded"
-    base_url: str | None = None
-    dataset: str = "builtin"
-    dataset_format: str | None = None
-    split: str = "default"
-    only: tuple[str, ...] = ()
-    n: int = Field(default=1, ge=1)
-    k: tuple[int, ...] = (1,)
-    temperature: float = Field(default=0.0, ge=0.0)
-    top_p: float = 0.95
-    top_k: int = 50
-    max_tokens: int = Field(default=256, ge=1)
-    seeds: int = Field(default=1, ge=1)
-    feedback_rounds: int = Field(default=0, ge=0)
-    doc_prompting: bool = False
-    cot: bool = False
-    style: Style = Style.INSTRUCT
-    task: str = Field(default="generation", description="generation, completion or editing")
-    granularity: tuple[str, ...] = Field(default=(), description="completion: token/line/block")
-    metric_variant: str = Field(default="versicode", description="string metrics' definition")
-    timeout_cap: float = 60.0
-    execute: bool = True
-    problems_digest: str = Field(
-        default="", description="hash of the selected problems: an edited dataset is a new run"
-    )
-
-    @property
-    def run_id(self) -> str:
-        blob = json.dumps(self.model_dump(mode="json"), sort_keys=True)
-        return hashlib.sha256(blob.encode()).hexdigest()[:12]
-
-    def sampling(self, seed: int, sample: int) -> Sampling:
-        """Each (seed, sample) gets its own request seed, so samples differ and repeat exactly."""
-        stop = COMPLETION_STOP if self.style is Style.COMPLETION else ()
-        return Sampling(
-            temperature=self.temperature,
-            top_p=self.top_p,
-            top_k=self.top_k,
-            max_tokens=self.max_tokens,
-            seed=seed * 1_000_003 + sample,
-            stop=stop,
-        )
-
-
-class ModelErrors(BaseModel):
-    """This invocation's samples that got no answer from the model, of one kind of failure."""
-
-    kind: str = Field(description="e.g. `connection refused`, `HTTP 401`, `timeout`")
-    samples: int
-    first: str = Field(description="the first such error, as the backend reported it")
-
-
-class RunSummary(BaseModel):
-    run_id: str
-    model: str
-    model_name: str
-    dataset: str
-    split: str
-    config: RunConfig
-    scores: Scores
-    requests: dict[str, int] = Field(description="this invocation's: asked, cached, errors")
-    wall_seconds: float
-    resumed: bool
-    notes: list[str] = Field(default_factory=list)
-    model_errors: list[ModelErrors] = Field(
-        default_factory=list, description="this invocation's model errors, by kind, most first"
-    )
 
 
 Event = Callable[[str, SampleRecord | None], None]
@@ -123,20 +41,18 @@ class Runner:
     def __init__(
         self,
         config: RunConfig,
-        problems: list[Problem],
+        items: list[Item[Any]],
         model: Model,
         store: RunStore,
         executor: Executor | None,
         *,
+        task: Task,
         jobs: int = 2,
         on_event: Event | None = None,
-        scenario: Scenario | None = None,
     ) -> None:
         self.config = config
-        self.scenario = scenario or GenerationScenario(
-            style=config.style, docs=config.doc_prompting, cot=config.cot
-        )
-        self.problems = problems
+        self.task = task
+        self.items = items
         self.model = model
         self.store = store
         self.executor = executor
@@ -162,21 +78,21 @@ class Runner:
             versions=_versions(),
             machine=_machine(),
         )
-        self.store.record_problems(self.run_id, [problem_meta(p) for p in self.problems])
+        self.store.record_problems(self.run_id, [item.meta for item in self.items])
         done = {
             (r.problem_id, r.seed, r.sample, r.round): r for r in self.store.samples(self.run_id)
         }
         status = "interrupted"
         with ThreadPoolExecutor(self.jobs, thread_name_prefix="exec") as self._runners:
             if self.config.execute:
-                for problem in self.problems:  # start every build now, in dataset order
-                    if self.scenario.executable(problem):
-                        self._environment(problem)
+                for item in self.items:  # start every build now, in dataset order
+                    if item.env is not None:
+                        self._environment(item)
             try:
                 await asyncio.gather(
                     *(
-                        self._chain(problem, seed, sample, done)
-                        for problem in self.problems
+                        self._chain(item, seed, sample, done)
+                        for item in self.items
                         for seed in range(self.config.seeds)
                         for sample in range(self.config.n)
                     )
@@ -222,7 +138,7 @@ class Runner:
 
     async def _chain(
         self,
-        problem: Problem,
+        item: Item[Any],
         seed: int,
         sample: int,
         done: dict[tuple[str, int, int, int], SampleRecord],
@@ -230,13 +146,13 @@ class Runner:
         """Round 0, then one more round per feedback round while the visible test fails."""
         feedback: Feedback | None = None
         for round_ in range(self.config.feedback_rounds + 1):
-            record = done.get((problem.id, seed, sample, round_))
+            record = done.get((item.id, seed, sample, round_))
             if record is None or record.status.is_infrastructure:  # not done: try again
                 try:
-                    record = await self._attempt(problem, seed, sample, round_, feedback)
+                    record = await self._attempt(item, seed, sample, round_, feedback)
                 except Exception as exc:  # one sample's harness fault must not end the run
                     record = SampleRecord(
-                        problem_id=problem.id,
+                        problem_id=item.id,
                         seed=seed,
                         sample=sample,
                         round=round_,
@@ -250,11 +166,11 @@ class Runner:
             feedback = Feedback(program=record.program, error=record.feedback, round=round_)
 
     async def _attempt(
-        self, problem: Problem, seed: int, sample: int, round_: int, feedback: Feedback | None
+        self, item: Item[Any], seed: int, sample: int, round_: int, feedback: Feedback | None
     ) -> SampleRecord:
         c = self.config
-        request = self.scenario.request(
-            problem,
+        request = self.task.request(
+            item,
             sampling=c.sampling(seed, sample),
             sample=seed * c.n + sample,
             round=round_,
@@ -262,7 +178,7 @@ class Runner:
         )
         generation, key = await self._generate(request)
         record = SampleRecord(
-            problem_id=problem.id,
+            problem_id=item.id,
             seed=seed,
             sample=sample,
             round=round_,
@@ -271,7 +187,7 @@ class Runner:
         )
         texts = [generation.text]
         while generation.error is None:  # the further steps of a multi-step task
-            step = self.scenario.follow_up(problem, request, generation.text)
+            step = self.task.follow_up(item, request, generation.text)
             if step is None:
                 break
             request = step
@@ -286,20 +202,21 @@ class Runner:
             self._model_errors[kind] = errors
             return record.model_copy(update={"message": generation.error})
         text = STEP_BREAK.join(texts)
-        # Off the event loop: some scenarios score with tools that take seconds (linters).
-        scenario, loop = self.scenario, asyncio.get_running_loop()
-        program = await loop.run_in_executor(self._runners, scenario.program, problem, text)
-        metrics = await loop.run_in_executor(self._runners, scenario.string_scores, problem, text)
+        # Off the event loop: some tasks score with tools that take seconds (linters).
+        task, loop = self.task, asyncio.get_running_loop()
+        program = await loop.run_in_executor(self._runners, task.program, item, text)
+        env = await self._scoring_env(item)
+        metrics = await loop.run_in_executor(self._runners, task.score, item, text, env)
         record = record.model_copy(
             update={"program": program, "compiles": compiles(program), "metrics": metrics}
         )
-        if not self.scenario.executable(problem):
-            verdict = self.scenario.verdict(problem, metrics)
+        if not item.executable:
+            verdict = task.verdict(item, metrics)
             status = Status.GENERATED if verdict is None else Status.of(verdict)
             return record.model_copy(update={"status": status})
         if not c.execute:
             return record.model_copy(update={"status": Status.GENERATED})
-        return await self._execute(problem, record, run_visible=round_ < c.feedback_rounds)
+        return await self._execute(item, record, run_visible=round_ < c.feedback_rounds)
 
     async def _generate(self, request: Request) -> tuple[Generation, str]:
         key = request.cache_key(self.model.name)
@@ -353,10 +270,20 @@ class Runner:
             for asking in self._asking:  # in flight or queued for a slot: not waited for
                 asking.cancel()
 
+    async def _scoring_env(self, item: Item[Any]) -> Environment | None:
+        """The item's environment for a task whose scores read it, when the executor holds it
+        on this machine (a cluster's live on its nodes: the task then builds its own)."""
+        if not self.task.needs_env_to_score or item.env is None or self.executor is None:
+            return None
+        if not self.config.execute:
+            return None
+        handle = await self._environment(item)
+        return None if isinstance(handle, Exception) else handle.environment
+
     async def _execute(
-        self, problem: Problem, record: SampleRecord, run_visible: bool
+        self, item: Item[Any], record: SampleRecord, run_visible: bool
     ) -> SampleRecord:
-        env = await self._environment(problem)
+        env = await self._environment(item)
         if isinstance(env, Exception):
             message = str(env)
             if isinstance(env, EnvError) and env.log:
@@ -364,9 +291,10 @@ class Runner:
             return record.model_copy(
                 update={"status": Status.ENVIRONMENT_ERROR, "message": message}
             )
-        deadline = await self._deadline(problem, env)
+        assert item.hidden_test is not None
+        deadline = await self._deadline(item, env)
         limits = self._cap.model_copy(update={"wall_seconds": deadline})
-        hidden = await self._run(env, problem, record.program, problem.hidden_test, limits)
+        hidden = await self._run(env, item, record.program, item.hidden_test, limits)
         update: dict[str, Any] = {
             "status": hidden.status,
             "exc_type": hidden.exc_type,
@@ -375,25 +303,26 @@ class Runner:
             "deadline": deadline,
             "seconds": hidden.seconds,
         }
-        if run_visible and problem.visible_test is not None and not hidden.status.is_infrastructure:
-            visible = await self._run(env, problem, record.program, problem.visible_test, limits)
+        if run_visible and item.visible_test is not None and not hidden.status.is_infrastructure:
+            visible = await self._run(env, item, record.program, item.visible_test, limits)
             update["visible_status"] = visible.status
             update["feedback"] = "" if visible.passed else _error_text(visible)
         return record.model_copy(update=update)
 
     async def _run(
-        self, env: EnvHandle, problem: Problem, program: str, test: TestSpec, limits: Limits
+        self, env: EnvHandle, item: Item[Any], program: str, test: TestSpec, limits: Limits
     ) -> Execution:
         assert self.executor is not None
-        modules = preload(env.modules, problem)
+        modules = tuple(dict.fromkeys((*env.modules, *item.preload)))
         result = await self.executor.run(env, program, test, limits, modules)
         timed_out = result.status is Status.TIMEOUT
         if retry_at_cap(timed_out, limits.wall_seconds, self._cap.wall_seconds):
             result = await self.executor.run(env, program, test, self._cap, modules)
         return result
 
-    def _environment(self, problem: Problem) -> asyncio.Future[EnvHandle | Exception]:
-        spec = self.scenario.env_spec(problem)
+    def _environment(self, item: Item[Any]) -> asyncio.Future[EnvHandle | Exception]:
+        spec = item.env
+        assert spec is not None
         if spec not in self._envs:
             self._envs[spec] = asyncio.ensure_future(self._prepare(spec))
         return self._envs[spec]
@@ -405,15 +334,14 @@ class Runner:
         except Exception as exc:  # recorded as each sample's environment outcome
             return exc
 
-    async def _deadline(self, problem: Problem, env: EnvHandle) -> float:
-        """The reference solution's runtime calibrates the deadline, once per problem."""
-        if problem.id not in self._deadlines:
+    async def _deadline(self, item: Item[Any], env: EnvHandle) -> float:
+        """The reference program's runtime calibrates the deadline, once per item."""
+        if item.id not in self._deadlines:
             future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-            self._deadlines[problem.id] = future
+            self._deadlines[item.id] = future
             try:
-                reference = await self._run(
-                    env, problem, problem.solution, problem.hidden_test, self._cap
-                )
+                assert item.hidden_test is not None
+                reference = await self._run(env, item, item.reference, item.hidden_test, self._cap)
                 calibration = Calibration(
                     reference_seconds=reference.seconds, cap_seconds=self._cap.wall_seconds
                 )
@@ -421,33 +349,11 @@ class Runner:
             except Exception:
                 future.set_result(self._cap.wall_seconds)  # uncalibrated: the cap itself
                 raise
-        return await self._deadlines[problem.id]
+        return await self._deadlines[item.id]
 
 
 def _kind(generation: Generation) -> str:
     return generation.error_kind or generation.error or "no answer"
-
-
-def problem_meta(problem: Problem) -> ItemMeta:
-    return ItemMeta(
-        id=problem.id,
-        library=problem.library,
-        version=problem.version,
-        python=problem.python_version,
-        release_date=problem.release_date,
-        change=problem.change.category.value,
-        problem=problem.problem,
-        visible_test=problem.visible_test.code if problem.visible_test else "",
-        hidden_test=problem.hidden_test.code,
-        tags=problem.tags,
-    )
-
-
-def problems_digest(problems: list[Problem]) -> str:
-    digest = hashlib.sha256()
-    for problem in problems:
-        digest.update(problem.model_dump_json(exclude={"origin"}).encode())
-    return digest.hexdigest()[:16]
 
 
 def _error_text(execution: Execution) -> str:
@@ -457,7 +363,7 @@ def _error_text(execution: Execution) -> str:
     else:
         text = execution.trace or f"{execution.exc_type or 'Error'}: {execution.message}"
         text = text or execution.stderr
-    return text[-_FEEDBACK_CHARS:]
+    return trim_error(text)
 
 
 def _versions() -> dict[str, str]:

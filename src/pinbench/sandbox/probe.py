@@ -61,5 +61,3 @@ def warn(isolation: Isolation) -> None:
     )
     for note in isolation.notes:
         console.print(f"  - {note}")
-
-

@@ -1,6 +1,7 @@
 """Warm worker pools: per environment, servers that keep the pinned library imported and fork
-one fully isolated child per execution (see inside/_server.py). Lazily created, bounded in number and
-memory (least recently used pools are shut down), restarted when they die, closed at exit."""
+one fully isolated child per execution (see inside/_server.py). Lazily created, bounded in
+number and memory (least recently used pools are shut down), restarted when they die, closed
+at exit."""
 
 from __future__ import annotations
 

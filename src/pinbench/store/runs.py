@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from pinbench.core.outcome import Status
+from pinbench.core.paths import cache_root
 from pinbench.core.records import ItemMeta, SampleRecord
 from pinbench.models.base import Generation, Request
 
@@ -114,8 +115,19 @@ class RunStore:
         if "metrics" not in columns:  # stores written before string metrics existed
             self._db.execute("ALTER TABLE samples ADD COLUMN metrics TEXT NOT NULL DEFAULT '{}'")
 
+    @classmethod
+    def at(cls, results: Path | None) -> RunStore:
+        """The store of a results directory ($PINBENCH_HOME/results unless told)."""
+        return cls((results or cache_root() / "results") / "pinbench.sqlite")
+
     def close(self) -> None:
         self._db.close()
+
+    def __enter__(self) -> RunStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # runs
 

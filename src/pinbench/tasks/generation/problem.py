@@ -7,11 +7,11 @@ from datetime import date
 from enum import StrEnum
 
 from packaging.requirements import InvalidRequirement, Requirement
-from packaging.utils import canonicalize_name
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from pinbench.core.env import EnvSpec
-from pinbench.core.tests import TestKind, TestSpec
+from pinbench.core.tests import TestSpec
+from pinbench.envs.python.spec import pinned_spec, requirement_pins
 
 
 class ChangeCategory(StrEnum):
@@ -108,26 +108,15 @@ class Problem(BaseModel):
     @property
     def pins(self) -> tuple[str, ...]:
         """Every requirement of the problem: the library pin first, then the extra pins."""
-        main = f"{self.library}=={self.version}"
-        main_name = canonicalize_name(self.library)
-        extras = tuple(
-            p for p in self.extra_pins if canonicalize_name(Requirement(p).name) != main_name
-        )
-        return (main, *extras)
+        return requirement_pins(self.library, self.version, self.extra_pins)
 
 
 def env_spec_for(problem: Problem, as_of: date | None = None) -> EnvSpec:
     """The environment a problem needs; `as_of` comes from the pins' upload dates when known."""
-    needs_pytest = any(
-        t is not None and t.kind in (TestKind.PYTEST, TestKind.REPO)
-        for t in (problem.visible_test, problem.hidden_test)
-    )
-    pins = tuple(sorted(problem.pins[1:], key=str.lower))
-    harness = {canonicalize_name(Requirement(p).name) for p in problem.harness_pins}
-    return EnvSpec(
-        version=problem.python_version,
-        pins=(problem.pins[0], *pins),
-        extras=("pytest",) if needs_pytest and "pytest" not in harness else (),
+    return pinned_spec(
+        problem.pins,
+        problem.python_version,
+        (problem.visible_test, problem.hidden_test),
+        harness_pins=problem.harness_pins,
         as_of=as_of,
-        harness=problem.harness_pins,
     )

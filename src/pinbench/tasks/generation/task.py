@@ -5,15 +5,46 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pinbench.core.item import Item
+from pinbench.core.records import ItemMeta
 from pinbench.models.base import Request, Sampling
-from pinbench.tasks.base import BaseScenario
+from pinbench.tasks.base import BaseTask, Feedback
 from pinbench.tasks.generation.extract import extract_program
-from pinbench.tasks.generation.problem import Problem
-from pinbench.tasks.generation.templates import Feedback, Style, build_request
+from pinbench.tasks.generation.problem import Problem, env_spec_for
+from pinbench.tasks.generation.templates import Style, build_request
+
+
+def item_of(problem: Problem) -> Item[Problem]:
+    """A problem as the run schedules it: its pinned environment, its tests, its reference."""
+    tests = (problem.visible_test, problem.hidden_test, *problem.extra_tests.values())
+    return Item(
+        payload=problem,
+        meta=meta_of(problem),
+        env=env_spec_for(problem),
+        hidden_test=problem.hidden_test,
+        visible_test=problem.visible_test,
+        reference=problem.solution,
+        preload=("pytest",) if any(t is not None and t.runs_under_pytest for t in tests) else (),
+    )
+
+
+def meta_of(problem: Problem) -> ItemMeta:
+    return ItemMeta(
+        id=problem.id,
+        library=problem.library,
+        version=problem.version,
+        toolchain_version=problem.python_version,
+        release_date=problem.release_date,
+        change=problem.change.category.value,
+        problem=problem.problem,
+        visible_test=problem.visible_test.code if problem.visible_test else "",
+        hidden_test=problem.hidden_test.code,
+        tags=problem.tags,
+    )
 
 
 @dataclass(frozen=True)
-class GenerationScenario(BaseScenario):
+class GenerationTask(BaseTask):
     style: Style = Style.INSTRUCT
     docs: bool = False
     cot: bool = False
@@ -21,7 +52,7 @@ class GenerationScenario(BaseScenario):
 
     def request(
         self,
-        problem: Problem,
+        item: Item[Problem],
         *,
         sampling: Sampling,
         sample: int,
@@ -29,7 +60,7 @@ class GenerationScenario(BaseScenario):
         feedback: Feedback | None,
     ) -> Request:
         return build_request(
-            problem,
+            item.payload,
             style=self.style,
             sampling=sampling,
             sample=sample,
@@ -39,15 +70,9 @@ class GenerationScenario(BaseScenario):
             feedback=feedback,
         )
 
-    def program(self, problem: Problem, text: str) -> str:
-        return extract_program(text, problem, self.style)
+    def program(self, item: Item[Problem], text: str) -> str:
+        return extract_program(text, item.payload, self.style)
 
-    def string_scores(self, problem: Problem, text: str) -> dict[str, float]:
-        return {}
-
-    def reference_answer(self, problem: Problem) -> str:
+    def reference_answer(self, item: Item[Problem]) -> str:
         # Fenced like a model's answer, so the same extraction path is exercised.
-        return f"```python\n{problem.solution}\n```"
-
-    def executable(self, problem: Problem) -> bool:
-        return True
+        return f"```python\n{item.payload.solution}\n```"

@@ -17,9 +17,8 @@ import functools
 from enum import StrEnum
 from string import Template
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
 from pinbench.models.base import Message, Mode, Request, Sampling
+from pinbench.tasks.base import Feedback
 from pinbench.tasks.generation.problem import Problem
 
 
@@ -40,11 +39,6 @@ class Style(StrEnum):
 #   asserts inside functions start with whitespace and are not matched.)
 # Four stops, because OpenAI-compatible APIs accept at most four.
 COMPLETION_STOP: tuple[str, ...] = ("\n```", "\nif __name__", "\nprint(", "\nassert ")
-
-# The longest error output (characters) a repair prompt shows; the tail is kept because a
-# Python traceback ends with the exception and the failing line.
-ERROR_TAIL_CHARS = 2000
-TRIM_MARKER = "[... earlier output trimmed ...]\n"
 
 SYSTEM_TEMPLATE = Template(
     "You are an expert Python programmer. The code you write must work with exactly "
@@ -87,44 +81,6 @@ COMPLETION_FEEDBACK_TEMPLATE = Template(
     "#\n# A previous attempt, which failed:\n$program\n#\n"
     "# Its output on the visible test:\n$error\n#\n# A corrected program:\n"
 )
-
-
-def trim_error(text: str, limit: int = ERROR_TAIL_CHARS) -> str:
-    """The last `limit` characters at most of `text` (marker included), starting on a line.
-
-    The result is never longer than `limit`, so trimming is idempotent: a `Feedback` that is
-    dumped and validated again keeps the same text (and the same cache key)."""
-    if limit <= len(TRIM_MARKER):
-        raise ValueError(f"limit {limit} leaves no room for output after the trim marker")
-    text = text.replace("\r\n", "\n")
-    if len(text) <= limit:
-        return text
-    tail = text[len(text) - (limit - len(TRIM_MARKER)) :]
-    newline = tail.find("\n")
-    if 0 <= newline < len(tail) // 2:  # start on a whole line unless that loses half the tail
-        tail = tail[newline + 1 :]
-    return TRIM_MARKER + tail
-
-
-class Feedback(BaseModel):
-    """What a repair round shows the model about its previous attempt.
-
-    Contract: `error` is the output of the *visible* test only. The hidden test decides the
-    score, so neither its code nor its output may ever reach a prompt; the prompt builders only
-    render what this object holds, so the caller that builds it is the one place to keep that
-    promise. `error` is trimmed on construction (tail kept, see `trim_error`).
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    program: str = Field(description="the previous, failed program")
-    error: str = Field(description="the visible test's output, trimmed to its tail")
-    round: int = Field(ge=0, description="the round whose program failed")
-
-    @field_validator("error")
-    @classmethod
-    def _trim(cls, value: str) -> str:
-        return trim_error(value)
 
 
 def build_request(

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from pinbench.core import snapshots
 from pinbench.core.outcome import Limits
+from pinbench.core.paths import package_data
 from pinbench.core.snapshots import Snapshot
 from pinbench.core.tests import Focal, TestKind, TestSpec
 from pinbench.envs.python.builder import Environment
@@ -553,5 +554,5 @@ def collect_repositories(
 
 def builtin_repositories() -> list[Path]:
     """The small repositories pinbench ships for its own IDE benchmark and tests."""
-    root = Path(__file__).resolve().parent.parent / "data" / "ide" / "repos"
+    root = package_data() / "ide" / "repos"
     return sorted(p for p in root.iterdir() if p.is_dir())

@@ -1,4 +1,5 @@
-"""The IDE scenarios (the Copilot Evaluation Harness tasks) on repository snapshots:
+"""The IDE scenarios (the Copilot Evaluation Harness tasks) on repository snapshots, one class
+each:
 
 - doc: write a function's docstring; syntax and format correctness, checked statically.
 - fix: fix a pylint/pyright diagnostic; syntax, the diagnostic gone, fewer problems in total.
@@ -8,28 +9,37 @@
 - workspace: rank code snippets for a question (MRR), then answer from the top three
   (keyword detection): two model steps.
 
-Metric names carry the scenario (`doc.format`), so one run of every scenario reports each."""
+`IdeTask` serves a run of any mix of them, handing each item to its scenario's class. Metric
+names carry the scenario (`doc.format`), so one run of every scenario reports each."""
 
 from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
+from pinbench import envs
 from pinbench.core import snapshots
-from pinbench.core.env import EnvSpec
+from pinbench.core.env import Environment
+from pinbench.core.item import Item
+from pinbench.core.records import ItemMeta
 from pinbench.core.tests import TestKind, TestSpec
-from pinbench.envs.python.builder import ensure
 from pinbench.models.base import Message, Request, Sampling
-from pinbench.tasks.base import STEP_BREAK, BaseScenario
+from pinbench.tasks.base import STEP_BREAK, BaseTask, Feedback
 from pinbench.tasks.generation.extract import code_answer, compiles
-from pinbench.tasks.generation.problem import Problem
-from pinbench.tasks.generation.templates import Feedback
 from pinbench.tasks.ide import docstrings, lint
-from pinbench.tasks.ide.cases import Case, DocCase, FixCase, GenerateCase, TestCase, WorkspaceCase
+from pinbench.tasks.ide.cases import (
+    Case,
+    DocCase,
+    FixCase,
+    GenerateCase,
+    Kind,
+    TestCase,
+    WorkspaceCase,
+)
 from pinbench.tasks.ide.edits import Region, body_region, find, function_body, splice, text_of
 
-TAG_PREFIX = "ide/"  # report breakdowns read `ide/scenario:VALUE` and `ide/repo:VALUE`
 SYSTEM = (
     "You are an expert Python developer working as a coding assistant inside an IDE, on the "
     "repository the user has open."
@@ -38,56 +48,207 @@ _CONTEXT_LINES = 80  # of the file shown around the place a case is about
 _TOP_SNIPPETS = 3
 _NUMBER = re.compile(r"\d+")
 
+C = TypeVar("C", DocCase, FixCase, GenerateCase, TestCase, WorkspaceCase)
 
-@dataclass
-class IdeScenario(BaseScenario):
-    """Serves IDE cases; `problems()` are what the runner schedules."""
 
-    cases: list[Case]
-    name: str = "ide"
-    _by_id: dict[str, Case] = field(init=False, repr=False)
+class Scenario(Generic[C]):
+    """One IDE scenario: its prompt, the program an answer makes, its scores and verdict."""
 
-    def __post_init__(self) -> None:
-        self._by_id = {case.id: case for case in self.cases}
+    def prompt(self, case: C) -> str:
+        raise NotImplementedError
 
-    def problems(self) -> list[Problem]:
-        return [as_problem(case) for case in self.cases]
+    def program(self, case: C, text: str) -> str:
+        raise NotImplementedError
 
-    def case(self, problem: Problem) -> Case:
-        return self._by_id[problem.id]
+    def score(self, case: C, text: str, env: Environment | None) -> dict[str, float]:
+        program = self.program(case, text)
+        return {f"{case.scenario.value}.syntax": float(compiles(program))}
 
-    # ------------------------------------------------------------------ protocol
+    def verdict(self, case: C, scores: dict[str, float]) -> bool | None:
+        return None  # executed: the repository's tests decide
 
-    def env_spec(self, problem: Problem) -> EnvSpec:
-        return self.case(problem).env
+    def reference_answer(self, case: C) -> str:
+        raise NotImplementedError
 
-    def executable(self, problem: Problem) -> bool:
-        return isinstance(self.case(problem), GenerateCase | TestCase)
+    def solution(self, case: C, source: str) -> str:
+        """The reference program: the file as a perfect answer leaves it."""
+        return source
 
-    def request(
-        self,
-        problem: Problem,
-        *,
-        sampling: Sampling,
-        sample: int,
-        round: int,
-        feedback: Feedback | None,
-    ) -> Request:
-        return Request(
-            problem_id=problem.id,
-            sample=sample,
-            round=round,
-            messages=(
-                Message(role="system", content=SYSTEM),
-                Message(role="user", content=prompt(self.case(problem))),
-            ),
-            sampling=sampling,
+    def hidden_test(self, case: C) -> TestSpec | None:
+        return None  # scored statically
+
+    def follow_up(self, case: C, request: Request, text: str) -> Request | None:
+        return None
+
+    def title(self, case: C) -> str:
+        qualname = getattr(case, "qualname", "")
+        return f"{case.scenario.value} {case.path}::{qualname}"
+
+
+class DocScenario(Scenario[DocCase]):
+    def prompt(self, case: DocCase) -> str:
+        stripped = docstrings.strip_docstring(_source(case), case.qualname)
+        located = find(stripped, case.qualname)
+        line = located.node.lineno if located else 1
+        return (
+            f"File `{case.path}`:\n\n```python\n{_window(stripped, line, line)}\n```\n\n"
+            f"Write the docstring of `{case.qualname}` (line {line}): say what it does, "
+            "document every argument, the return value and the exceptions it raises. Answer "
+            'with the docstring only, as a """triple-quoted""" string.'
         )
 
-    def follow_up(self, problem: Problem, request: Request, text: str) -> Request | None:
-        """Workspace: after the ranking, answer the question from the top snippets."""
-        case = self.case(problem)
-        if not isinstance(case, WorkspaceCase) or len(request.messages) > 2:
+    def program(self, case: DocCase, text: str) -> str:
+        doc = docstrings.answer_docstring(text, case.qualname)
+        stripped = docstrings.strip_docstring(_source(case), case.qualname)
+        return stripped if doc is None else _with_docstring(stripped, case.qualname, doc)
+
+    def score(self, case: DocCase, text: str, env: Environment | None) -> dict[str, float]:
+        program = self.program(case, text)
+        return {
+            "doc.syntax": float(compiles(program)),
+            "doc.format": _format_score(case, program, text),
+        }
+
+    def verdict(self, case: DocCase, scores: dict[str, float]) -> bool | None:
+        return bool(scores["doc.syntax"] and scores["doc.format"])
+
+    def reference_answer(self, case: DocCase) -> str:
+        return f'"""{case.reference}"""'
+
+    def solution(self, case: DocCase, source: str) -> str:
+        return _with_docstring(source, case.qualname, case.reference)
+
+
+class FixScenario(Scenario[FixCase]):
+    def prompt(self, case: FixCase) -> str:
+        source = _source(case)
+        region = _fix_region(source, case)
+        return (
+            f"File `{case.path}`:\n\n```python\n{_window(source, region.start, region.end)}\n"
+            f"```\n\n{case.diagnostic.tool} reports: `{case.diagnostic.describe()}`\n\n"
+            f"Fix this problem without introducing any other. Rewrite lines {region.start}-"
+            f"{region.end}:\n\n```python\n{text_of(source, region)}\n```\n\nAnswer with the "
+            "corrected version of exactly those lines in one ```python block (an empty block "
+            "deletes them)."
+        )
+
+    def program(self, case: FixCase, text: str) -> str:
+        source = _source(case)
+        return splice(source, _fix_region(source, case), code_answer(text))
+
+    def score(self, case: FixCase, text: str, env: Environment | None) -> dict[str, float]:
+        """The diagnostic gone and fewer problems in the file: the linters read the program
+        against the repository's environment (the one the executor prepared, when it has it
+        here; on a cluster it lives on a node, and is built here once)."""
+        program = self.program(case, text)
+        if not compiles(program):
+            return {"fix.syntax": 0.0, "fix.resolved": 0.0, "fix.fewer": 0.0}
+        root = (env or envs.ensure(case.env)).path
+        after = lint.diagnose(
+            snapshots.load(case.snapshot),
+            root,
+            [case.path],
+            case.python_version,
+            replace={case.path: program},
+        )
+        same = sum(d.signature == case.diagnostic.signature for d in after)
+        return {
+            "fix.syntax": 1.0,
+            "fix.resolved": float(same < case.targeted),
+            "fix.fewer": float(len(after) < case.before),
+        }
+
+    def verdict(self, case: FixCase, scores: dict[str, float]) -> bool | None:
+        return bool(scores["fix.syntax"] and scores["fix.resolved"] and scores["fix.fewer"])
+
+    def reference_answer(self, case: FixCase) -> str:
+        source = _source(case)  # no known fix: the unchanged lines (which fail)
+        return f"```python\n{text_of(source, _fix_region(source, case))}\n```"
+
+    def title(self, case: FixCase) -> str:
+        return f"fix {case.diagnostic.describe()}"
+
+
+class GenerateScenario(Scenario[GenerateCase]):
+    def prompt(self, case: GenerateCase) -> str:
+        source = _source(case)
+        region = _generate_region(source, case)
+        prefix = "\n".join(source.splitlines()[: region.start - 1])
+        return (
+            f"File `{case.path}`, up to the function you must write:\n\n```python\n{prefix}\n"
+            f"{region.indent}# Your code here\n```\n\nWrite the body of `{case.qualname}` as "
+            "its signature and docstring describe it. Answer with the complete function in one "
+            "```python block."
+        )
+
+    def program(self, case: GenerateCase, text: str) -> str:
+        source = _source(case)
+        name = case.qualname.rsplit(".", 1)[-1]
+        code = code_answer(text, name)
+        body = function_body(code, name)
+        return splice(source, _generate_region(source, case), code if body is None else body)
+
+    def reference_answer(self, case: GenerateCase) -> str:
+        source = _source(case)
+        located = find(source, case.qualname)
+        assert located is not None
+        return f"```python\n{ast.get_source_segment(source, located.node)}\n```"
+
+    def hidden_test(self, case: GenerateCase) -> TestSpec | None:
+        return TestSpec(
+            kind=TestKind.REPO, code="", repo=case.snapshot, path=case.path, select=case.tests
+        )
+
+
+class TestScenario(Scenario[TestCase]):
+    __test__ = False  # not a pytest class
+
+    def prompt(self, case: TestCase) -> str:
+        source = _source(case)
+        located = find(source, case.qualname)
+        assert located is not None
+        function = ast.get_source_segment(source, located.node) or ""
+        return (
+            f"This is `{case.qualname}` from `{case.path}`:\n\n```python\n{function}\n```\n\n"
+            f"Write a pytest test function (named `test_...`) for `{case.qualname}`. It will be "
+            f"appended to the end of `{case.path}`, so everything defined in that file is in "
+            "scope without an import. Answer with the test in one ```python block."
+        )
+
+    def program(self, case: TestCase, text: str) -> str:
+        return _appended(_source(case), code_answer(text))
+
+    def reference_answer(self, case: TestCase) -> str:
+        return f"```python\n{case.reference}\n```"
+
+    def solution(self, case: TestCase, source: str) -> str:
+        return _appended(source, case.reference)
+
+    def hidden_test(self, case: TestCase) -> TestSpec | None:
+        return TestSpec(
+            kind=TestKind.REPO,
+            code="",
+            repo=case.snapshot,
+            path=case.path,
+            select=(case.path,),
+            focal=case.focal,
+        )
+
+
+class WorkspaceScenario(Scenario[WorkspaceCase]):
+    def prompt(self, case: WorkspaceCase) -> str:
+        shown = "\n\n".join(
+            f"[{i + 1}] `{s.path}`\n```python\n{s.text}\n```" for i, s in enumerate(case.candidates)
+        )
+        return (
+            f"Question about the repository: {case.query}\n\nCode snippets from the repository:"
+            f"\n\n{shown}\n\nRank the snippets from most to least useful for answering the "
+            "question. Answer with the snippet numbers only, most useful first, e.g. `3, 1, 7`."
+        )
+
+    def follow_up(self, case: WorkspaceCase, request: Request, text: str) -> Request | None:
+        """After the ranking, answer the question from the top snippets."""
+        if len(request.messages) > 2:
             return None
         return request.model_copy(
             update={
@@ -99,108 +260,128 @@ class IdeScenario(BaseScenario):
             }
         )
 
-    def program(self, problem: Problem, text: str) -> str:
-        case = self.case(problem)
-        if isinstance(case, WorkspaceCase):
-            return text
-        source = snapshots.load(case.snapshot).read(case.path)
-        if isinstance(case, DocCase):
-            doc = docstrings.answer_docstring(text, case.qualname)
-            stripped = docstrings.strip_docstring(source, case.qualname)
-            return stripped if doc is None else _with_docstring(stripped, case.qualname, doc)
-        if isinstance(case, FixCase):
-            region = _fix_region(source, case)
-            return splice(source, region, code_answer(text))
-        if isinstance(case, GenerateCase):
-            name = case.qualname.rsplit(".", 1)[-1]
-            code = code_answer(text, name)
-            body = function_body(code, name)
-            return splice(source, _generate_region(source, case), code if body is None else body)
-        return source.rstrip("\n") + "\n\n\n" + code_answer(text).strip("\n") + "\n"
+    def program(self, case: WorkspaceCase, text: str) -> str:
+        return text
 
-    def string_scores(self, problem: Problem, text: str) -> dict[str, float]:
-        case = self.case(problem)
-        if isinstance(case, WorkspaceCase):
-            return _workspace_scores(case, text)
-        program = self.program(problem, text)
-        syntax = float(compiles(program))
-        if isinstance(case, DocCase):
-            return {"doc.syntax": syntax, "doc.format": _format_score(case, program, text)}
-        if isinstance(case, FixCase):
-            return _fix_scores(case, program, syntax)
-        return {f"{case.scenario.value}.syntax": syntax}
+    def score(self, case: WorkspaceCase, text: str, env: Environment | None) -> dict[str, float]:
+        ranking_text, _, answer = text.partition(STEP_BREAK)
+        ranking = _ranking(ranking_text, len(case.candidates))
+        mrr = 0.0
+        for rank, index in enumerate(ranking, start=1):
+            if case.candidates[index - 1].id in case.relevant:
+                mrr = 1.0 / rank
+                break
+        found = [k for k in case.keywords if _mentions(answer or ranking_text, k)]
+        return {
+            "workspace.mrr": mrr,
+            "workspace.keywords": len(found) / len(case.keywords) if case.keywords else 0.0,
+        }
 
-    def verdict(self, problem: Problem, scores: dict[str, float]) -> bool | None:
-        case = self.case(problem)
-        if isinstance(case, DocCase):
-            return bool(scores["doc.syntax"] and scores["doc.format"])
-        if isinstance(case, FixCase):
-            return bool(scores["fix.syntax"] and scores["fix.resolved"] and scores["fix.fewer"])
-        if isinstance(case, WorkspaceCase):
-            return scores["workspace.keywords"] == 1.0
-        return None
+    def verdict(self, case: WorkspaceCase, scores: dict[str, float]) -> bool | None:
+        return scores["workspace.keywords"] == 1.0
 
-    def reference_answer(self, problem: Problem) -> str:
-        case = self.case(problem)
-        if isinstance(case, WorkspaceCase):
-            ranks = [i + 1 for i, s in enumerate(case.candidates) if s.id in case.relevant]
-            return ", ".join(map(str, ranks)) + "\n\n" + ", ".join(case.keywords)
-        source = snapshots.load(case.snapshot).read(case.path)
-        if isinstance(case, DocCase):
-            return f'"""{case.reference}"""'
-        if isinstance(case, FixCase):  # no known fix: the unchanged lines (which fail)
-            return f"```python\n{text_of(source, _fix_region(source, case))}\n```"
-        if isinstance(case, GenerateCase):
-            located = find(source, case.qualname)
-            assert located is not None
-            return f"```python\n{ast.get_source_segment(source, located.node)}\n```"
-        return f"```python\n{case.reference}\n```"
+    def reference_answer(self, case: WorkspaceCase) -> str:
+        ranks = [i + 1 for i, s in enumerate(case.candidates) if s.id in case.relevant]
+        return ", ".join(map(str, ranks)) + "\n\n" + ", ".join(case.keywords)
+
+    def solution(self, case: WorkspaceCase, source: str) -> str:
+        return source
+
+    def title(self, case: WorkspaceCase) -> str:
+        return case.query
 
 
-# ------------------------------------------------------------------ problems
+SCENARIOS: dict[Kind, Scenario[Any]] = {
+    Kind.DOC: DocScenario(),
+    Kind.FIX: FixScenario(),
+    Kind.GENERATE: GenerateScenario(),
+    Kind.TEST: TestScenario(),
+    Kind.WORKSPACE: WorkspaceScenario(),
+}
 
 
-def as_problem(case: Case) -> Problem:
-    """The case as a problem the runner can schedule: its environment is the repository's,
-    its hidden test (generate, test) the repository's tests with the program in place."""
-    source = snapshots.load(case.snapshot).read(case.path)
-    hidden = TestSpec(kind=TestKind.SCRIPT, code="")
-    solution = source
-    if isinstance(case, GenerateCase):
-        hidden = TestSpec(
-            kind=TestKind.REPO, code="", repo=case.snapshot, path=case.path, select=case.tests
-        )
-    elif isinstance(case, TestCase):
-        hidden = TestSpec(
-            kind=TestKind.REPO,
-            code="",
-            repo=case.snapshot,
-            path=case.path,
-            select=(case.path,),
-            focal=case.focal,
-        )
-        solution = source.rstrip("\n") + "\n\n\n" + case.reference.strip("\n") + "\n"
-    elif isinstance(case, DocCase):
-        solution = _with_docstring(source, case.qualname, case.reference)
-    return Problem(
+def scenario_of(case: Case) -> Scenario[Any]:
+    return SCENARIOS[case.scenario]
+
+
+def item_of(case: Case) -> Item[Case]:
+    """The case as an item: its environment is the repository's (built for the executed
+    scenarios, and for fix, whose linters read it), its hidden test (generate, test) the
+    repository's tests with the program in place."""
+    scenario = scenario_of(case)
+    hidden = scenario.hidden_test(case)
+    source = _source(case)
+    meta = ItemMeta(
         id=case.id,
         library=case.repo,
         version=case.snapshot[:12],
-        python_version=case.python_version,
-        problem=_title(case),
-        solution=solution,
+        toolchain_version=case.python_version,
+        problem=scenario.title(case),
+        breakdowns={"scenario": case.scenario.value, "repo": case.repo},
+    )
+    return Item(
+        payload=case,
+        meta=meta,
+        env=case.env if hidden is not None or isinstance(case, FixCase) else None,
         hidden_test=hidden,
-        tags=(f"{TAG_PREFIX}scenario:{case.scenario.value}", f"{TAG_PREFIX}repo:{case.repo}"),
-        origin=case.origin,
+        reference=scenario.solution(case, source),
+        preload=("pytest",) if hidden is not None else (),
     )
 
 
-def _title(case: Case) -> str:
-    if isinstance(case, WorkspaceCase):
-        return case.query
-    if isinstance(case, FixCase):
-        return f"fix {case.diagnostic.describe()}"
-    return f"{case.scenario.value} {case.path}::{case.qualname}"
+@dataclass(frozen=True)
+class IdeTask(BaseTask):
+    """Serves IDE items of any scenario, each through its scenario's class."""
+
+    name: str = "ide"
+    needs_env_to_score: bool = True  # fix: the linters read the repository's environment
+
+    def request(
+        self,
+        item: Item[Case],
+        *,
+        sampling: Sampling,
+        sample: int,
+        round: int,
+        feedback: Feedback | None,
+    ) -> Request:
+        return Request(
+            problem_id=item.id,
+            sample=sample,
+            round=round,
+            messages=(
+                Message(role="system", content=SYSTEM),
+                Message(role="user", content=prompt(item.payload)),
+            ),
+            sampling=sampling,
+        )
+
+    def follow_up(self, item: Item[Case], request: Request, text: str) -> Request | None:
+        return scenario_of(item.payload).follow_up(item.payload, request, text)
+
+    def program(self, item: Item[Case], text: str) -> str:
+        return scenario_of(item.payload).program(item.payload, text)
+
+    def score(self, item: Item[Case], text: str, env: Environment | None) -> dict[str, float]:
+        return scenario_of(item.payload).score(item.payload, text, env)
+
+    def verdict(self, item: Item[Case], scores: dict[str, float]) -> bool | None:
+        return scenario_of(item.payload).verdict(item.payload, scores)
+
+    def reference_answer(self, item: Item[Case]) -> str:
+        return scenario_of(item.payload).reference_answer(item.payload)
+
+
+def prompt(case: Case) -> str:
+    return scenario_of(case).prompt(case)
+
+
+def _source(case: Case) -> str:
+    return snapshots.load(case.snapshot).read(case.path)
+
+
+def _appended(source: str, test: str) -> str:
+    return source.rstrip("\n") + "\n\n\n" + test.strip("\n") + "\n"
 
 
 def _with_docstring(source: str, qualname: str, doc: str) -> str:
@@ -208,64 +389,6 @@ def _with_docstring(source: str, qualname: str, doc: str) -> str:
         return docstrings.insert_docstring(source, qualname, doc)
     except (KeyError, SyntaxError, ValueError):
         return source
-
-
-# ------------------------------------------------------------------ prompts
-
-
-def prompt(case: Case) -> str:
-    if isinstance(case, WorkspaceCase):
-        return _rank_prompt(case)
-    source = snapshots.load(case.snapshot).read(case.path)
-    if isinstance(case, DocCase):
-        stripped = docstrings.strip_docstring(source, case.qualname)
-        located = find(stripped, case.qualname)
-        line = located.node.lineno if located else 1
-        return (
-            f"File `{case.path}`:\n\n```python\n{_window(stripped, line, line)}\n```\n\n"
-            f"Write the docstring of `{case.qualname}` (line {line}): say what it does, "
-            "document every argument, the return value and the exceptions it raises. Answer "
-            'with the docstring only, as a """triple-quoted""" string.'
-        )
-    if isinstance(case, FixCase):
-        region = _fix_region(source, case)
-        return (
-            f"File `{case.path}`:\n\n```python\n{_window(source, region.start, region.end)}\n"
-            f"```\n\n{case.diagnostic.tool} reports: `{case.diagnostic.describe()}`\n\n"
-            f"Fix this problem without introducing any other. Rewrite lines {region.start}-"
-            f"{region.end}:\n\n```python\n{text_of(source, region)}\n```\n\nAnswer with the "
-            "corrected version of exactly those lines in one ```python block (an empty block "
-            "deletes them)."
-        )
-    if isinstance(case, GenerateCase):
-        region = _generate_region(source, case)
-        prefix = "\n".join(source.splitlines()[: region.start - 1])
-        return (
-            f"File `{case.path}`, up to the function you must write:\n\n```python\n{prefix}\n"
-            f"{region.indent}# Your code here\n```\n\nWrite the body of `{case.qualname}` as "
-            "its signature and docstring describe it. Answer with the complete function in one "
-            "```python block."
-        )
-    located = find(source, case.qualname)
-    assert located is not None
-    function = ast.get_source_segment(source, located.node) or ""
-    return (
-        f"This is `{case.qualname}` from `{case.path}`:\n\n```python\n{function}\n```\n\n"
-        f"Write a pytest test function (named `test_...`) for `{case.qualname}`. It will be "
-        f"appended to the end of `{case.path}`, so everything defined in that file is in scope "
-        "without an import. Answer with the test in one ```python block."
-    )
-
-
-def _rank_prompt(case: WorkspaceCase) -> str:
-    shown = "\n\n".join(
-        f"[{i + 1}] `{s.path}`\n```python\n{s.text}\n```" for i, s in enumerate(case.candidates)
-    )
-    return (
-        f"Question about the repository: {case.query}\n\nCode snippets from the repository:\n\n"
-        f"{shown}\n\nRank the snippets from most to least useful for answering the question. "
-        "Answer with the snippet numbers only, most useful first, e.g. `3, 1, 7`."
-    )
 
 
 def _answer_prompt(case: WorkspaceCase, ranking: str) -> str:
@@ -306,9 +429,6 @@ def _generate_region(source: str, case: GenerateCase) -> Region:
     return body_region(source, located.node)
 
 
-# ------------------------------------------------------------------ scores
-
-
 def _format_score(case: DocCase, program: str, text: str) -> float:
     doc = docstrings.answer_docstring(text, case.qualname)
     if doc is None or not docstrings.syntax_ok(program, case.qualname, doc):
@@ -316,25 +436,6 @@ def _format_score(case: DocCase, program: str, text: str) -> float:
     located = find(program, case.qualname)
     assert located is not None
     return float(docstrings.check_format(doc, docstrings.facts(located.node)).ok)
-
-
-def _fix_scores(case: FixCase, program: str, syntax: float) -> dict[str, float]:
-    if not syntax:
-        return {"fix.syntax": 0.0, "fix.resolved": 0.0, "fix.fewer": 0.0}
-    env = ensure(case.env)
-    after = lint.diagnose(
-        snapshots.load(case.snapshot),
-        env.path,
-        [case.path],
-        case.python_version,
-        replace={case.path: program},
-    )
-    same = sum(d.signature == case.diagnostic.signature for d in after)
-    return {
-        "fix.syntax": 1.0,
-        "fix.resolved": float(same < case.targeted),
-        "fix.fewer": float(len(after) < case.before),
-    }
 
 
 def _ranking(text: str, size: int) -> list[int]:
@@ -345,21 +446,6 @@ def _ranking(text: str, size: int) -> list[int]:
         if 1 <= value <= size and value not in seen:
             seen.append(value)
     return seen
-
-
-def _workspace_scores(case: WorkspaceCase, text: str) -> dict[str, float]:
-    ranking_text, _, answer = text.partition(STEP_BREAK)
-    ranking = _ranking(ranking_text, len(case.candidates))
-    mrr = 0.0
-    for rank, index in enumerate(ranking, start=1):
-        if case.candidates[index - 1].id in case.relevant:
-            mrr = 1.0 / rank
-            break
-    found = [k for k in case.keywords if _mentions(answer or ranking_text, k)]
-    return {
-        "workspace.mrr": mrr,
-        "workspace.keywords": len(found) / len(case.keywords) if case.keywords else 0.0,
-    }
 
 
 def _mentions(text: str, keyword: str) -> bool:

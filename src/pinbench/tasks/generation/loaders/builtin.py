@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pinbench.core.paths import package_data
 from pinbench.tasks.generation.loaders import native
 from pinbench.tasks.generation.loaders.base import LoadResult
 
 name = "builtin"
-DATA = Path(__file__).resolve().parent.parent.parent / "data" / "builtin"
+DATA = package_data() / "builtin"
 
 
 def sniff(path: Path) -> bool:

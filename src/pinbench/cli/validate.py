@@ -1,0 +1,156 @@
+"""`pinbench validate DATASET`: prove every problem sound."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from pinbench.cli.common import (
+    FormatOpt,
+    SplitOpt,
+    StrictOpt,
+    console,
+    detect_or_exit,
+    err,
+    fail,
+    load_or_exit,
+    progress_bar,
+    split_or_exit,
+)
+from pinbench.execution.local import default_jobs
+from pinbench.sandbox.probe import detect
+from pinbench.validate import (
+    ProblemReport,
+    Verdict,
+    environment_count,
+    validate_dataset,
+    write_json,
+)
+
+
+def validate_cmd(
+    dataset: Annotated[Path, typer.Argument(help="Dataset file or directory, or `builtin`.")],
+    fmt: FormatOpt = None,
+    strict: StrictOpt = False,
+    split: SplitOpt = "default",
+    discriminative: Annotated[
+        bool,
+        typer.Option(
+            "--discriminative",
+            help="Also prove each problem depends on its version: the reference fails on the "
+            "contrasting version, whose own solution passes there and fails on the pin.",
+        ),
+    ] = False,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", "-j", help="Parallel builds and executions (default: cores + 1)."),
+    ] = default_jobs(),
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write per-problem outcomes.")
+    ] = None,
+    timeout: Annotated[
+        float,
+        typer.Option(
+            help="Cap on an execution's wall seconds; the reference's runtime calibrates "
+            "the deadline below it."
+        ),
+    ] = 60.0,
+    cold: Annotated[
+        bool, typer.Option("--cold", help="A fresh interpreter per execution (no warm servers).")
+    ] = False,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Ignore and do not fill the outcome cache.")
+    ] = False,
+    only: Annotated[
+        list[str] | None, typer.Option("--only", help="Validate only these problem ids.")
+    ] = None,
+) -> None:
+    """Prove every problem sound: starter compiles, pins import, reference passes its tests.
+
+    Examples:
+
+        pinbench validate data/sample/problems.jsonl
+
+        pinbench validate builtin --split quick --discriminative
+
+        pinbench validate GitChameleon/dataset --jobs 4 --json out/validate.json
+
+        pinbench validate gitchameleon.csv --format gitchameleon1 --strict
+    """
+    fmt = fmt or detect_or_exit(dataset)
+    loaded = load_or_exit(dataset, fmt, strict)
+    problems = [p for p in split_or_exit(loaded.problems, split) if not only or p.id in only]
+    if not problems:
+        fail("no problem to validate")
+    isolation = detect()
+    environments = environment_count(problems, discriminative)
+    err.print(
+        f"validating {len(problems)} problems in {environments} environments "
+        f"(isolation: {isolation.level}, jobs: {jobs})"
+    )
+    with progress_bar() as progress:
+        envs_task = progress.add_task("environments", total=environments)
+        probs_task = progress.add_task("problems", total=len(problems))
+
+        def on_progress(event: str, _report: ProblemReport | None) -> None:
+            progress.advance(envs_task if event == "built" else probs_task)
+
+        done = validate_dataset(
+            problems,
+            dataset=str(dataset),
+            fmt=fmt,
+            load_issues=[str(i) for i in loaded.issues],
+            isolation=isolation,
+            jobs=jobs,
+            timeout=timeout,
+            warm=not cold,
+            cache=not no_cache,
+            discriminative=discriminative,
+            on_progress=on_progress,
+        )
+    _print_reports(done.problems)
+    if json_out:
+        write_json(json_out, done)
+    summary, stats = done.summary, done.executions
+    not_disc = f", {summary['not_discriminative']} not discriminative" if discriminative else ""
+    console.print(
+        f"{summary['sound']}/{len(done.problems)} sound, {summary['unsound']} unsound, "
+        f"{summary['unverified']} unverified (infrastructure){not_disc} in {done.seconds:.1f}s"
+    )
+    err.print(
+        f"executions: {stats['cache_hits']} cached, {stats['cache_misses']} run; "
+        f"{stats['warm_servers_started']} warm servers "
+        f"(peak {stats['warm_peak_rss_bytes'] / 2**20:.0f} MB), "
+        f"{stats['warm_fallbacks']} cold fallbacks"
+    )
+    if summary["sound"] != len(done.problems):
+        raise typer.Exit(1)
+
+
+_STYLE = {
+    Verdict.SOUND: "green",
+    Verdict.UNSOUND: "red",
+    Verdict.UNVERIFIED: "yellow",
+    Verdict.NOT_DISCRIMINATIVE: "magenta",
+}
+
+
+def _print_reports(reports: list[ProblemReport]) -> None:
+    table = Table(title="validation", show_lines=False)
+    for column in ("problem", "pin", "python", "verdict", "detail"):
+        table.add_column(column, overflow="fold")
+    for report in reports:
+        details = [f"{name}: {report.checks[name].detail}" for name in report.failing]
+        if report.substitution:
+            details.append(report.substitution)
+        table.add_row(
+            report.id,
+            f"{report.library}=={report.version}",
+            report.python or "-",
+            f"[{_STYLE[report.verdict]}]{report.verdict.value}[/]",
+            "; ".join(details)[:300],
+        )
+    console.print(table)

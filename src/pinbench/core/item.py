@@ -1,0 +1,49 @@
+"""The one unit a run schedules, whatever the task: an item carries the task's own payload (a
+generation problem, a VersiCode task, an IDE case) beside what the core needs of it — where
+its programs run, the tests they meet, the reference program that calibrates deadlines, and
+the metadata reports break scores down by."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from pydantic import BaseModel
+
+from pinbench.core.env import EnvSpec
+from pinbench.core.records import ItemMeta
+from pinbench.core.tests import TestSpec
+
+P = TypeVar("P", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Item(Generic[P]):
+    """One schedulable unit. `env` and `hidden_test` are both set when the item's programs are
+    executed; without them it is scored from its string metrics alone."""
+
+    payload: P
+    meta: ItemMeta
+    env: EnvSpec | None = None
+    hidden_test: TestSpec | None = None
+    visible_test: TestSpec | None = field(default=None)
+    reference: str = field(default="", repr=False)
+    preload: tuple[str, ...] = ()  # what a warm server imports beside the environment's own
+
+    @property
+    def id(self) -> str:
+        return self.meta.id
+
+    @property
+    def executable(self) -> bool:
+        return self.env is not None and self.hidden_test is not None
+
+
+def items_digest(items: list[Item[BaseModel]]) -> str:
+    """A hash of the items' payloads: an edited dataset is a new run (where they came from, a
+    file and line, is not part of it)."""
+    digest = hashlib.sha256()
+    for item in items:
+        digest.update(item.payload.model_dump_json(exclude={"origin"}).encode())
+    return digest.hexdigest()[:16]
