@@ -29,7 +29,7 @@ from pinbench.models.replay import read_answers
 from pinbench.tasks.generation.extract import compiles
 from pinbench.tasks.generation.loaders import load_dataset
 from pinbench.tasks.generation.problem import Problem
-from pinbench.tasks.generation.task import GenerationScenario
+from pinbench.tasks.generation.task import GenerationTask, item_of
 
 _GC_BLOCK = re.compile(r"```python(.*?)```", re.DOTALL)  # run_eval.py's extract_code, verbatim
 _FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$", re.MULTILINE)
@@ -163,10 +163,10 @@ def compare_file(path: Path, problems: list[Problem]) -> list[Answer]:
     """Every answer of one results file, through both extractions; pinbench's through the
     entry point `pinbench run -m replay:PATH` uses (the replay reader, then the generation
     scenario's extraction)."""
-    by_id = {p.id: p for p in problems}
-    texts = read_answers(path, problems)
+    by_id = {p.id: item_of(p) for p in problems}
+    texts = read_answers(path, list(by_id))
     verdicts = _verdicts(path)
-    scenario = GenerationScenario()
+    scenario = GenerationTask()
     answers = []
     for (problem_id, sample, _round), text in sorted(texts.items()):
         example_id = problem_id.removeprefix("gc2-")

@@ -45,6 +45,7 @@ from pinbench.run.runner import RunConfig, Runner
 from pinbench.store.runs import RunStore
 from pinbench.tasks.generation.loaders import load_dataset
 from pinbench.tasks.generation.problem import Problem
+from pinbench.tasks.generation.task import GenerationTask, item_of
 
 SUITES = (
     (
@@ -129,7 +130,10 @@ def end_to_end(kind: str, n: int, address: str) -> tuple[float, float]:
         store = RunStore(Path(results) / "pinbench.sqlite")
         try:
             wall, cpu = time.perf_counter(), time.process_time()
-            runner = Runner(config, problems, Variants(problems), store, executor)
+            items = [item_of(p) for p in problems]
+            runner = Runner(
+                config, items, Variants(problems), store, executor, task=GenerationTask()
+            )
             summary = asyncio.run(runner.run())
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         finally:
@@ -148,7 +152,7 @@ def fresh_node_builds() -> dict[str, float]:
         for spec, _, _ in SUITES:
             code = (
                 "import time; from pinbench.envs.python.builder import ensure; "
-                "from pinbench.tasks.generation.problem import EnvSpec; t = time.perf_counter(); "
+                "from pinbench.core.env import EnvSpec; t = time.perf_counter(); "
                 f"ensure(EnvSpec.model_validate_json({spec.model_dump_json()!r})); "
                 "print(time.perf_counter() - t)"
             )

@@ -24,6 +24,7 @@ from pinbench.models.openai import OpenAICompatible
 from pinbench.run.runner import RunConfig, Runner
 from pinbench.store.runs import RunStore
 from pinbench.tasks.generation.loaders import load_dataset
+from pinbench.tasks.generation.task import GenerationTask, item_of
 
 
 async def one_run(url: str, n: int, store_dir: Path) -> tuple[float, int]:
@@ -33,7 +34,8 @@ async def one_run(url: str, n: int, store_dir: Path) -> tuple[float, int]:
     store = RunStore(store_dir / "pinbench.sqlite")
     try:
         started = time.perf_counter()
-        summary = await Runner(config, problems, model, store, None).run()
+        items = [item_of(p) for p in problems]
+        summary = await Runner(config, items, model, store, None, task=GenerationTask()).run()
         seconds = time.perf_counter() - started
     finally:
         await model.aclose()

@@ -7,7 +7,7 @@ holds, and the reasons of any it cannot read. For every file whose items carry `
 (a list, or the list's Python repr as VersiCode's scripts write it) it also scores those
 outputs twice, per item and on the whole file:
 
-  pinbench  the VersiCode task's own `string_scores` on each raw output (answer extraction
+  pinbench  the VersiCode task's own `score` on each raw output (answer extraction
             included), reduced by `expected_best_at_k`, as `pinbench run` does;
   versicode VersiCode's metric functions (`get_ISM`, `get_PM`, `get_score`; `compute_score_k`
             for tokens), taken from their evaluate_{token,line,block}.py in --scripts and run
@@ -43,11 +43,12 @@ from pathlib import Path
 from typing import Any
 
 from pinbench.core.datasets import DatasetError
+from pinbench.core.item import Item
 from pinbench.metrics.passk import expected_best_at_k
 from pinbench.tasks.versicode import loaders
 from pinbench.tasks.versicode.metrics import NO_ANSWER, Variant, extract_answer
 from pinbench.tasks.versicode.model import CompletionTask, EditDirection, EditTask, Granularity
-from pinbench.tasks.versicode.task import Task, VersiCodeScenario
+from pinbench.tasks.versicode.task import Task, VersiCodeTask, item_of
 
 TOLERANCE = 1e-9
 
@@ -127,10 +128,10 @@ def their_scores(
 
 
 def our_scores(
-    scenario: VersiCodeScenario, task: Task, outputs: list[str], ks: Sequence[int]
+    scenario: VersiCodeTask, task: Task, outputs: list[str], ks: Sequence[int]
 ) -> dict[str, dict[int, float]]:
-    problem = next(p for p in scenario.problems() if p.id == task.id)
-    rows = [scenario.string_scores(problem, text) for text in outputs]
+    item: Item[Task] = item_of(task)
+    rows = [scenario.score(item, text, None) for text in outputs]
     return {
         name: {k: expected_best_at_k([row[name] for row in rows], k) for k in ks}
         for name in ("em", "ism", "pm")
@@ -157,7 +158,7 @@ def compare_file(
         return None
     n = min(len(raw) for _, _, raw, _ in scored)
     ks = [k for k in ks if k <= n] + ([n] if n not in ks else [])
-    scenario = VersiCodeScenario([task for task, *_ in scored], variant=Variant.VERSICODE)
+    scenario = VersiCodeTask(variant=Variant.VERSICODE)
     extraction = collections.Counter[str]()
     ours: dict[str, dict[int, list[float]]] = collections.defaultdict(
         lambda: collections.defaultdict(list)

@@ -26,6 +26,7 @@ from pinbench.run.runner import RunConfig, Runner
 from pinbench.store.runs import RunStore
 from pinbench.tasks.generation.loaders import load_dataset
 from pinbench.tasks.generation.problem import Problem
+from pinbench.tasks.generation.task import GenerationTask, item_of
 from tests.models.fault_server import Fault, FaultServer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -234,7 +235,9 @@ def test_faulty_server_run_finishes_and_accounts_for_every_sample(tmp_path: Path
             executor = LocalExecutor(jobs=2)
             store = RunStore(tmp_path / "pinbench.sqlite")
             try:
-                return await Runner(config, problems, model, store, executor).run()
+                items = [item_of(p) for p in problems]
+                runner = Runner(config, items, model, store, executor, task=GenerationTask())
+                return await runner.run()
             finally:
                 await model.aclose()
                 executor.close()

@@ -29,6 +29,7 @@ from pinbench.run.runner import RunConfig, Runner
 from pinbench.store.runs import RunStore
 from pinbench.tasks.generation.loaders import load_dataset
 from pinbench.tasks.generation.problem import Problem, env_spec_for
+from pinbench.tasks.generation.task import GenerationTask, item_of
 from tests.distributed.conftest import add_node
 from tests.models.fault_server import FaultServer
 
@@ -134,7 +135,9 @@ def test_a_node_killed_mid_run_loses_nothing(cluster: Any, tmp_path: Path) -> No
         assert len(executor.nodes) == 3
         watcher.start()
         model = SlowReference(problems, seconds=0.4)
-        summary = asyncio.run(Runner(config, problems, model, store, executor).run())
+        items = [item_of(p) for p in problems]
+        runner = Runner(config, items, model, store, executor, task=GenerationTask())
+        summary = asyncio.run(runner.run())
         stats = executor.stats()
         samples = store.samples(summary.run_id)
     finally:

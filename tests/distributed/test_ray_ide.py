@@ -20,7 +20,7 @@ from pinbench.execution.ray.node import NodeWorker
 from pinbench.tasks.ide.build import build_repo
 from pinbench.tasks.ide.cases import GenerateCase, Kind
 from pinbench.tasks.ide.collect import Context, Quotas, collect
-from pinbench.tasks.ide.task import IdeScenario, as_problem
+from pinbench.tasks.ide.task import IdeTask, item_of
 from tests.distributed.conftest import add_node
 from tests.ide.conftest import write_repo
 
@@ -45,13 +45,12 @@ def _generate_case(tmp_path: Path) -> GenerateCase:
 
 
 async def _outcomes(executor: Executor, case: GenerateCase) -> list[str]:
-    scenario, problem = IdeScenario([case]), as_problem(case)
+    task, item = IdeTask(), item_of(case)
+    assert item.hidden_test is not None
     handle = await executor.prepare(case.env)
-    programs = [
-        scenario.program(problem, answer) for answer in (GOOD, WRONG, "```python\nreturn (\n```")
-    ]
+    programs = [task.program(item, answer) for answer in (GOOD, WRONG, "```python\nreturn (\n```")]
     runs = [
-        executor.run(handle, program, problem.hidden_test, Limits(wall_seconds=30), ("pytest",))
+        executor.run(handle, program, item.hidden_test, Limits(wall_seconds=30), ("pytest",))
         for program in programs
     ]
     return [r.status.value for r in await asyncio.gather(*runs)]
@@ -83,8 +82,9 @@ def test_a_node_without_the_snapshot_receives_it(cluster: Any, tmp_path: Path) -
         worker = NodeWorker.options(scheduling_strategy=affinity).remote(1)  # type: ignore[attr-defined]
         prepared = ray.get(worker.prepare.remote(case.env))
         assert prepared.handle is not None, prepared.error
-        problem = as_problem(case)
-        job = (case.env, prepared.handle.key, problem.solution, problem.hidden_test,
+        item = item_of(case)
+        assert item.hidden_test is not None
+        job = (case.env, prepared.handle.key, item.reference, item.hidden_test,
                Limits(wall_seconds=30), ("pytest",))  # fmt: skip
         [missing] = ray.get(worker.run.remote([job]))
         assert missing.status.value == "harness_error" and case.snapshot in missing.message

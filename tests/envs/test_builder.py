@@ -31,7 +31,9 @@ def test_key_changes_with_every_part_of_the_spec() -> None:
         EnvSpec(version="3.9", pins=("numpy==1.21.6",)), _interp((3, 9, 18)), None, None
     )
     variants = [
-        Resolution(EnvSpec(version="3.9", pins=("numpy==1.21.5",)), _interp((3, 9, 18)), None, None),
+        Resolution(
+            EnvSpec(version="3.9", pins=("numpy==1.21.5",)), _interp((3, 9, 18)), None, None
+        ),
         Resolution(base.spec, _interp((3, 9, 17)), None, None),
         Resolution(base.spec, _interp((3, 9, 18)), date(2022, 1, 1), None),
         Resolution(
@@ -124,7 +126,7 @@ def test_concurrent_builders_of_one_key_wait_and_build_once(tmp_path: Path) -> N
     home = tmp_path / "home"
     env = {**os.environ, "PINBENCH_HOME": str(home), "UV_CACHE_DIR": str(builder.uv_cache_dir())}
     code = (
-        "from pinbench.envs.python.builder import ensure; from pinbench.tasks.generation.problem import EnvSpec;"
+        "from pinbench.envs.python.builder import ensure; from pinbench.core.env import EnvSpec;"
         f"e = ensure(EnvSpec(version='3.11', pins=({PYTEST_PIN!r},))); print(e.reused, e.path)"
     )
     procs = [

@@ -129,7 +129,7 @@ def test_the_embedded_model_answers_ide_cases(collected: Path, tmp_path: Path) -
 
 
 def test_builtin_cases_find_the_planted_diagnostics_and_skip_generated_files() -> None:
-    from pinbench.cli.ide import builtin_cases
+    from pinbench.tasks.ide.family import builtin_cases
 
     rows = [json.loads(line) for line in builtin_cases(jobs=2).read_text().splitlines()]
     ledger_fixes = {

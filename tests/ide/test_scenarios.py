@@ -11,27 +11,27 @@ from pinbench.core.outcome import Execution, Limits, Status
 from pinbench.core.tests import TestKind
 from pinbench.tasks.base import STEP_BREAK
 from pinbench.tasks.ide.cases import DocCase, FixCase, GenerateCase, Kind, TestCase, WorkspaceCase
-from pinbench.tasks.ide.task import IdeScenario, as_problem, prompt
+from pinbench.tasks.ide.task import IdeTask, item_of, prompt
 from tests.ide.conftest import Built
 
 pytestmark = pytest.mark.integration
 
 
 def _execute(built: Built, case: GenerateCase | TestCase, answer: str) -> Execution:
-    scenario = IdeScenario([case])
-    problem = as_problem(case)
-    program = scenario.program(problem, answer)
-    assert problem.hidden_test.kind is TestKind.REPO
+    item = item_of(case)
+    program = IdeTask().program(item, answer)
+    assert item.hidden_test is not None and item.hidden_test.kind is TestKind.REPO
+    assert item.executable and item.preload == ("pytest",)
     return built.service.run(
-        built.env, program, problem.hidden_test, Limits(wall_seconds=60), ("pytest",)
+        built.env, program, item.hidden_test, Limits(wall_seconds=60), item.preload
     )
 
 
 def _static(case: DocCase | FixCase | WorkspaceCase, answer: str) -> tuple[dict[str, float], bool]:
-    scenario = IdeScenario([case])
-    problem = as_problem(case)
-    scores = scenario.string_scores(problem, answer)
-    verdict = scenario.verdict(problem, scores)
+    task, item = IdeTask(), item_of(case)
+    assert not item.executable  # scored statically
+    scores = task.score(item, answer, None)
+    verdict = task.verdict(item, scores)
     assert verdict is not None
     return scores, verdict
 
@@ -104,8 +104,7 @@ def test_doc_inserted_docstring_lands_in_the_function_and_the_rest_is_unchanged(
 ) -> None:
     case = built.case(Kind.DOC, qualname="scale")
     assert isinstance(case, DocCase)
-    scenario = IdeScenario([case])
-    program = scenario.program(as_problem(case), '"""Scale points.\n\nArgs: ..."""')
+    program = IdeTask().program(item_of(case), '"""Scale points.\n\nArgs: ..."""')
     original = built.snapshot.read("pkg/shapes.py").splitlines()
     lines = program.splitlines()
     start = lines.index("def scale(points, factor):") + 1
@@ -234,13 +233,12 @@ def test_workspace_scores_mrr_of_the_ranking_and_keywords_of_the_answer(built: B
 def test_workspace_second_step_shows_the_models_top_snippets(built: Built) -> None:
     [case] = built.cases[Kind.WORKSPACE]
     assert isinstance(case, WorkspaceCase)
-    scenario = IdeScenario([case])
-    problem = as_problem(case)
+    task, item = IdeTask(), item_of(case)
     from pinbench.models.base import Sampling
 
-    first = scenario.request(problem, sampling=Sampling(), sample=0, round=0, feedback=None)
-    follow = scenario.follow_up(problem, first, "2, 1")
+    first = task.request(item, sampling=Sampling(), sample=0, round=0, feedback=None)
+    follow = task.follow_up(item, first, "2, 1")
     assert follow is not None and len(follow.messages) == 4
     assert follow.messages[2].content == "2, 1"
     assert case.candidates[1].text in follow.messages[3].content
-    assert scenario.follow_up(problem, follow, "answer") is None
+    assert task.follow_up(item, follow, "answer") is None

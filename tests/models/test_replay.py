@@ -13,7 +13,7 @@ from pinbench.models.base import ModelError, Request
 from pinbench.models.replay import ReplayModel, read_answers
 from pinbench.tasks.generation.loaders import load_dataset
 from pinbench.tasks.versicode import loaders
-from pinbench.tasks.versicode.task import VersiCodeScenario
+from pinbench.tasks.versicode.task import items_of
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -27,7 +27,7 @@ def test_gitchameleon_example_id_rows_map_to_the_loaders_ids(tmp_path: Path) -> 
     bare = problems[0].id.removeprefix("gc2-")
     path = tmp_path / "solutions.jsonl"
     path.write_text(json.dumps({"example_id": bare, "answer": "print(1)"}) + "\n")
-    answers = read_answers(path, problems)
+    answers = read_answers(path, [p.id for p in problems])
     assert answers == {(problems[0].id, 0, 0): "print(1)"}
 
 
@@ -40,7 +40,7 @@ def test_rows_without_sample_index_are_samples_in_file_order(tmp_path: Path) -> 
         + json.dumps({"task_id": pid, "completions": ["x"], "output": ["d", "e"]})
         + "\n"
     )
-    answers = read_answers(path, problems)
+    answers = read_answers(path, [p.id for p in problems])
     assert [answers[(pid, i, 0)] for i in range(5)] == ["a", "b", "c", "d", "e"]
 
 
@@ -48,7 +48,7 @@ def test_a_json_object_of_id_to_answers(tmp_path: Path) -> None:
     problems = _gc2()
     path = tmp_path / "results.json"
     path.write_text(json.dumps({problems[0].id: ["one", "two"]}))
-    answers = read_answers(path, problems)
+    answers = read_answers(path, [p.id for p in problems])
     assert answers[(problems[0].id, 1, 0)] == "two"
 
 
@@ -56,7 +56,7 @@ def test_missing_answers_are_model_errors_not_crashes(tmp_path: Path) -> None:
     problems = _gc2()
     path = tmp_path / "out.jsonl"
     path.write_text(json.dumps({"problem_id": problems[0].id, "response": "x"}) + "\n")
-    model = ReplayModel(path, problems)
+    model = ReplayModel(path, [p.id for p in problems])
     generation = asyncio.run(model.generate(Request(problem_id=problems[0].id, sample=3)))
     assert generation.error and "sample 3" in generation.error
 
@@ -75,7 +75,7 @@ def test_bad_files_name_the_file_and_line(tmp_path: Path, content: str, message:
     path = tmp_path / "out.jsonl"
     path.write_text(content.replace('"P"', json.dumps(problems[0].id)))
     with pytest.raises(ModelError, match=message):
-        read_answers(path, problems)
+        read_answers(path, [p.id for p in problems])
 
 
 # --- VersiCode's result files: dataset items with `model_output` added --------------------
@@ -83,8 +83,8 @@ def test_bad_files_name_the_file_and_line(tmp_path: Path, content: str, message:
 VERSICODE = FIXTURES / "replay" / "results_line.json"  # crafted, in the published shape
 
 
-def _versicode(path: Path = VERSICODE) -> list:  # type: ignore[type-arg]
-    return VersiCodeScenario(loaders.load(path).completion).problems()
+def _versicode(path: Path = VERSICODE) -> list[str]:
+    return [item.id for item in items_of(loaders.load(path).completion)]
 
 
 def test_a_versicode_result_file_is_read_as_published() -> None:
@@ -102,11 +102,11 @@ def test_a_versicode_result_file_is_read_as_published() -> None:
 
 
 def test_the_gold_answer_is_never_the_reply(tmp_path: Path) -> None:
-    problems = _versicode()
+    ids = _versicode()
     items = json.loads(VERSICODE.read_text())["data"]
     bare = tmp_path / "results_line.json"  # a bare list, as VersiCode's loader also reads
     bare.write_text(json.dumps(items, indent=2))
-    model = ReplayModel(bare, problems)
+    model = ReplayModel(bare, ids)
     first = asyncio.run(model.generate(Request(problem_id="results_line_a", sample=1)))
     assert first.text == "<start>x = np.ones(3)  # it's<end>"
     gold = asyncio.run(model.generate(Request(problem_id="results_line_c", sample=0)))
@@ -116,7 +116,7 @@ def test_the_gold_answer_is_never_the_reply(tmp_path: Path) -> None:
         item.pop("model_output", None)
     bare.write_text(json.dumps({"data": items}))
     with pytest.raises(ModelError, match="VersiCode items without model outputs"):
-        read_answers(bare, problems)
+        read_answers(bare, ids)
 
 
 @pytest.mark.parametrize(
@@ -155,10 +155,9 @@ def test_item_ids_are_the_loader_s(tmp_path: Path) -> None:
     items[1]["id"] = ""  # ... and names a blank one by stem and index, like a missing one
     path = tmp_path / "results_line.json"
     path.write_text(json.dumps({"data": items}))
-    problems = _versicode(path)
-    assert {p.id for p in problems} == {"results_line_a", "results_line_1", "results_line_c",
-                                        "results_line_3"}  # fmt: skip
-    answers = read_answers(path, problems)
+    ids = _versicode(path)
+    assert set(ids) == {"results_line_a", "results_line_1", "results_line_c", "results_line_3"}
+    answers = read_answers(path, ids)
     assert {pid for pid, _, _ in answers} == {"results_line_a", "results_line_1", "results_line_3"}
 
 
@@ -169,6 +168,6 @@ def test_existing_formats_are_unchanged_by_versicode_files(tmp_path: Path) -> No
     pid = problems[0].id
     path = tmp_path / "answers.json"
     path.write_text(json.dumps([{"problem_id": pid, "answer": "print(1)"}], indent=4))
-    assert read_answers(path, problems) == {(pid, 0, 0): "print(1)"}
+    assert read_answers(path, [p.id for p in problems]) == {(pid, 0, 0): "print(1)"}
     path.write_text(json.dumps({pid: ["a", "b"], "data": ["c"]}))
-    assert read_answers(path, problems) == {(pid, 0, 0): "a", (pid, 1, 0): "b"}
+    assert read_answers(path, [p.id for p in problems]) == {(pid, 0, 0): "a", (pid, 1, 0): "b"}

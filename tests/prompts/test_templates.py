@@ -10,11 +10,17 @@ import pytest
 from pydantic import ValidationError
 
 from pinbench.models.base import Mode, Request, Sampling
+from pinbench.tasks.base import ERROR_TAIL_CHARS, TRIM_MARKER, Feedback, trim_error
 from pinbench.tasks.generation.extract import extract_program
 from pinbench.tasks.generation.loaders import load_dataset
 from pinbench.tasks.generation.problem import Problem
-from pinbench.tasks.generation.templates import ANSWER_INSTRUCTION, COMPLETION_STOP, NO_STARTER, Style, build_request
-from pinbench.tasks.base import ERROR_TAIL_CHARS, TRIM_MARKER, Feedback, trim_error
+from pinbench.tasks.generation.templates import (
+    ANSWER_INSTRUCTION,
+    COMPLETION_STOP,
+    NO_STARTER,
+    Style,
+    build_request,
+)
 
 GC1 = Path(__file__).parent.parent / "fixtures" / "gitchameleon1" / "mini.csv"
 SAMPLING = Sampling(temperature=0.8, max_tokens=512, seed=7)

@@ -38,7 +38,8 @@ from pinbench.tasks.versicode.model import (
     Source,
     Transition,
 )
-from pinbench.tasks.versicode.task import VersiCodeScenario
+from pinbench.tasks.versicode.task import VersiCodeTask
+from pinbench.tasks.versicode.task import items_of as versicode_items
 
 PUBLISHED = Path(__file__).parent / "fixtures" / "published"
 BLOCK = PUBLISHED / "VersiCode_block_completion.json"
@@ -100,19 +101,19 @@ def test_block_items_published_with_line_masks_all_load(offline: None) -> None:
 
 def test_a_block_task_is_prompted_and_scored_as_versicode_runs_it(offline: None) -> None:
     task = loaders.load(BLOCK).completion[1]  # pandas>=1.7
-    scenario = VersiCodeScenario([task])
-    (problem,) = scenario.problems()
+    scenario = VersiCodeTask()
+    (problem,) = versicode_items([task])
     request = scenario.request(problem, sampling=Sampling(), sample=0, round=0, feedback=None)
     prompt = request.messages[-1].content
     assert "pandas>=1.7" in prompt and "The code of block 2." in prompt
     assert "<line_mask>" not in prompt and "frame.applymap" not in prompt  # no code is shown
     code = task.meta.code
-    whole = scenario.string_scores(problem, f"<start>{code}<end>")
+    whole = scenario.score(problem, f"<start>{code}<end>", None)
     assert (whole["em"], whole["ism"], whole["pm"]) == (1.0, 1.0, 1.0)
     assert scenario.program(problem, f"<start>{code}<end>") == code
-    core_line = scenario.string_scores(problem, f"<start>{task.answer}<end>")
+    core_line = scenario.score(problem, f"<start>{task.answer}<end>", None)
     assert core_line["em"] == 0.0  # the core line alone is not the program
-    broken = scenario.string_scores(problem, "<start>frame.applymap(<end>")
+    broken = scenario.score(problem, "<start>frame.applymap(<end>", None)
     assert (broken["ism"], broken["pm"], broken["grammar"]) == (0.0, 0.0, 0.0)  # compile gate
 
 
@@ -243,16 +244,19 @@ def test_every_constraint_shape_loads_offline(offline: None) -> None:
     ]
 
 
-def test_a_constraint_is_prompted_as_published_and_tagged(offline: None) -> None:
+def test_a_constraint_is_prompted_as_published_and_kept_as_the_version(offline: None) -> None:
     task = next(t for t in loaders.load(LINE).completion if t.id == "stackoverflow_line_1")
-    scenario = VersiCodeScenario([task])
-    (problem,) = scenario.problems()  # not executable (no test): nothing is asked of the index
-    request = scenario.request(problem, sampling=Sampling(), sample=0, round=0, feedback=None)
+    # not executable (no test): nothing is asked of the index
+    (problem,) = versicode_items([task])
+    request = VersiCodeTask().request(
+        problem, sampling=Sampling(), sample=0, round=0, feedback=None
+    )
     assert "written for pandas<0.25." in request.messages[-1].content
     assert "<line_mask>" in request.messages[-1].content
-    assert problem.version == "<0.25"
-    assert "versicode/constraint:<0.25" in problem.tags
-    assert "versicode/chosen_version:none" in problem.tags
+    assert problem.meta.version == "<0.25" and problem.env is None and not problem.executable
+    assert problem.meta.breakdowns == {
+        "source": "stackoverflow", "lifespan": "unknown", "granularity": "line"
+    }  # fmt: skip
 
 
 def meta_on(constraint: str | None, version: str | None = None, **more: Any) -> MetaInstance:
@@ -297,14 +301,14 @@ def test_execution_runs_on_the_release_chosen_inside_the_constraint() -> None:
         asked.append((library, constraint))
         return "0.24.2"
 
-    scenario = VersiCodeScenario([executable_task("<0.25")], choose_release=choose)
-    (problem,) = scenario.problems()
-    assert scenario.problems() == [problem] and asked == [("pandas", "<0.25")]  # asked once
-    assert problem.version == "0.24.2"
-    assert {"versicode/constraint:<0.25", "versicode/chosen_version:0.24.2"} <= set(problem.tags)
-    assert "(runs on pandas==0.24.2: newest release <0.25)" in problem.problem
-    assert scenario.env_spec(problem).pins == ("pandas==0.24.2",)
-    request = scenario.request(problem, sampling=Sampling(), sample=0, round=0, feedback=None)
+    (problem, again) = versicode_items([executable_task("<0.25")] * 2, choose_release=choose)
+    assert asked == [("pandas", "<0.25")]  # asked once
+    assert problem.meta.version == again.meta.version == "0.24.2"
+    assert "(runs on pandas==0.24.2: newest release <0.25)" in problem.meta.problem
+    assert problem.env is not None and problem.env.pins == ("pandas==0.24.2",)
+    request = VersiCodeTask().request(
+        problem, sampling=Sampling(), sample=0, round=0, feedback=None
+    )
     assert "pandas<0.25" in request.messages[-1].content  # the task is still the constraint's
 
 
@@ -312,12 +316,11 @@ def test_without_an_answer_from_the_index_the_environment_pins_the_specifier() -
     def choose(library: str, constraint: str) -> str:
         raise LookupError("cannot reach the package index for pandas")
 
-    scenario = VersiCodeScenario([executable_task("<0.25")], choose_release=choose)
-    (problem,) = scenario.problems()
-    assert problem.version == "<0.25"
-    assert "versicode/chosen_version:none" in problem.tags
-    assert "cannot reach the package index" in problem.problem
-    assert scenario.env_spec(problem).pins == ("pandas<0.25",)  # uv resolves it itself
+    (problem,) = versicode_items([executable_task("<0.25")], choose_release=choose)
+    assert problem.meta.version == "<0.25"
+    assert "cannot reach the package index" in problem.meta.problem
+    assert problem.env is not None
+    assert problem.env.pins == ("pandas<0.25",)  # uv resolves it itself
 
 
 def dist(version: str) -> index.DistFile:
@@ -376,10 +379,10 @@ def scored(path: Path) -> list[tuple[CompletionTask | EditTask, list[str]]]:
 @pytest.mark.parametrize("path", [LINE, BLOCK, MIGRATION], ids=lambda p: p.stem)
 def test_ism_and_pm_per_item_are_versicode_s(path: Path, offline: None) -> None:
     pairs = scored(path)
-    scenario = VersiCodeScenario([task for task, _ in pairs])
-    problems = {p.id: p for p in scenario.problems()}
+    scenario = VersiCodeTask()
+    problems = {p.id: p for p in versicode_items([task for task, _ in pairs])}
     for task, outputs in pairs:
-        rows = [scenario.string_scores(problems[task.id], text) for text in outputs]
+        rows = [scenario.score(problems[task.id], text, None) for text in outputs]
         for metric, by_k in THEIRS[task.id].items():
             for k, expected in by_k.items():
                 got = expected_best_at_k([row[metric] for row in rows], k)

@@ -7,7 +7,7 @@ from datetime import date
 from pathlib import Path
 from typing import Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 
 class EnvError(Exception):
@@ -26,7 +26,9 @@ class EnvSpec(BaseModel):
 
     toolchain: str = Field(default="python", description="the toolchain module that builds it")
     version: str | None = Field(
-        description="the toolchain version requested (Python: 'X.Y'); None: the toolchain chooses"
+        description="the toolchain version requested (Python: 'X.Y'); None: the toolchain chooses",
+        # specs written before toolchains (IDE case files) name it `python`
+        validation_alias=AliasChoices("version", "python"),
     )
     pins: tuple[str, ...]
     extras: tuple[str, ...] = Field(
