@@ -100,7 +100,8 @@ def plan(
         wanted = set(only)
         loaded.items = [item for item in loaded.items if item.id in wanted]
     if not loaded.items:
-        raise RunError("no problem to run")
+        skipped = f" ({len(loaded.skipped)} skipped; the first: {loaded.skipped[0]})"
+        raise RunError("no problem to run" + (skipped if loaded.skipped else ""))
     try:
         config = RunConfig(
             model=model,

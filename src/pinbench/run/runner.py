@@ -120,7 +120,7 @@ class Runner:
                 "more were not sent or were cancelled, their samples recorded as model_error "
                 "(a re-run asks again)"
             )
-        errors = sorted(self._model_errors.values(), key=lambda e: -e.samples)
+        errors = sorted(self._model_errors.values(), key=lambda e: (-e.samples, e.kind))
         return RunSummary(
             run_id=self.run_id,
             model=c.model,
