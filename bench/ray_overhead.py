@@ -41,7 +41,8 @@ from pinbench.execution.base import Executor
 from pinbench.execution.local import ExecutionService, LocalExecutor
 from pinbench.execution.ray.executor import RayExecutor
 from pinbench.models.base import Generation, Request
-from pinbench.run.runner import RunConfig, Runner
+from pinbench.run.config import RunConfig
+from pinbench.run.runner import Runner
 from pinbench.store.runs import RunStore
 from pinbench.tasks.generation.loaders import load_dataset
 from pinbench.tasks.generation.problem import Problem

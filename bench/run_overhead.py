@@ -21,7 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.mod
 from tests.models.fault_server import spawn_server
 
 from pinbench.models.openai import OpenAICompatible
-from pinbench.run.runner import RunConfig, Runner
+from pinbench.run.config import RunConfig
+from pinbench.run.runner import Runner
 from pinbench.store.runs import RunStore
 from pinbench.tasks.generation.loaders import load_dataset
 from pinbench.tasks.generation.task import GenerationTask, item_of

@@ -22,7 +22,8 @@ from typer.testing import CliRunner
 from pinbench.cli import app
 from pinbench.execution.local import LocalExecutor
 from pinbench.models.openai import OpenAICompatible
-from pinbench.run.runner import RunConfig, Runner
+from pinbench.run.config import RunConfig
+from pinbench.run.runner import Runner
 from pinbench.store.runs import RunStore
 from pinbench.tasks.generation.loaders import load_dataset
 from pinbench.tasks.generation.problem import Problem

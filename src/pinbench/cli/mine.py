@@ -11,42 +11,16 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from pydantic import BaseModel, Field
 from rich.table import Table
 
-from pinbench import __version__
 from pinbench.cli.common import console, err, fail, progress_bar, warn
 from pinbench.execution.local import ExecutionService, default_jobs
-from pinbench.mining.lifespans import Change, Mined, Snapshot, candidates, mine, released_versions
+from pinbench.mining.document import MinedVersion, MineRun
+from pinbench.mining.lifespans import Mined, Snapshot, candidates, mine, released_versions
 
 KINDS = ("added", "removed", "deprecated", "renamed", "argument_added", "argument_removed",
          "argument_renamed", "default_changed", "became_keyword_only")  # fmt: skip
 FILES = ("lifespans.json", "lifespans.csv", "lifespans.html", "candidates.jsonl")
-
-
-class MinedVersion(BaseModel):
-    version: str
-    apis: int = Field(description="public APIs found (0 when the version could not be mined)")
-    failed_modules: dict[str, str] = Field(description="module -> why it did not import")
-    error: str | None = Field(description="why the version could not be mined at all")
-
-
-class MineRun(BaseModel):
-    """The `--json` document of `pinbench mine` (schema: docs/mine-json.md)."""
-
-    schema_version: int = 1
-    pinbench_version: str = __version__
-    library: str
-    python: str | None
-    started_at: str
-    seconds: float
-    out: str = Field(description="the directory the lifespans and candidates were written to")
-    files: list[str]
-    versions: list[MinedVersion]
-    summary: dict[str, dict[str, int]] = Field(description="version -> change kind -> count")
-    lifespans: int
-    candidates: int
-    changes: list[Change]
 
 
 def mine_cmd(

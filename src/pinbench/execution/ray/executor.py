@@ -31,17 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pinbench
 import ray
-from pinbench.core import snapshots
-from pinbench.core.env import EnvError, EnvSpec
-from pinbench.core.outcome import Execution, Limits, Status
-from pinbench.core.paths import cache_root
-from pinbench.core.tests import TestSpec
-from pinbench.execution.base import EnvHandle
-from pinbench.execution.cache import OutcomeCache
-from pinbench.execution.ray.cluster import ClusterError, NodeInfo, connect, disconnect, live_nodes
-from pinbench.execution.ray.node import Job, NodeWorker, Prepared, WorkerInfo
 from ray.exceptions import (
     ActorUnavailableError,
     GetTimeoutError,
@@ -53,6 +43,17 @@ from ray.exceptions import (
     WorkerCrashedError,
 )
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+import pinbench
+from pinbench.core import snapshots
+from pinbench.core.env import EnvError, EnvSpec
+from pinbench.core.outcome import Execution, Limits, Status
+from pinbench.core.paths import cache_root
+from pinbench.core.tests import TestSpec
+from pinbench.execution.base import EnvHandle
+from pinbench.execution.cache import OutcomeCache
+from pinbench.execution.ray.cluster import ClusterError, NodeInfo, connect, disconnect, live_nodes
+from pinbench.execution.ray.node import Job, NodeWorker, Prepared, WorkerInfo
 
 _DEPTH = 4  # executions in flight per slot: a node always has the next batch at hand
 _TRIES = 3  # nodes an execution may be lost with before it is an infrastructure outcome

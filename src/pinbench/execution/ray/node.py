@@ -8,8 +8,9 @@ import socket
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
-import pinbench
 import ray
+
+import pinbench
 from pinbench.core import snapshots
 from pinbench.core.env import EnvError, EnvSpec
 from pinbench.core.outcome import Execution, Limits, Status
