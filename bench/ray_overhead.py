@@ -37,12 +37,12 @@ from pinbench.core.env import EnvSpec
 from pinbench.core.outcome import Limits, Status
 from pinbench.core.paths import uv_cache_dir
 from pinbench.core.tests import TestKind, TestSpec
+from pinbench.evaluation.config import RunConfig
+from pinbench.evaluation.runner import Runner
 from pinbench.execution.base import Executor
 from pinbench.execution.local import ExecutionService, LocalExecutor
 from pinbench.execution.ray.executor import RayExecutor
 from pinbench.models.base import Generation, Request
-from pinbench.run.config import RunConfig
-from pinbench.run.runner import Runner
 from pinbench.store.runs import RunStore
 from pinbench.tasks.generation.loaders import load_dataset
 from pinbench.tasks.generation.problem import Problem

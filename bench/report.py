@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 from pinbench.core.records import ItemMeta, SampleRecord
+from pinbench.evaluation.config import RunConfig, RunSummary
 from pinbench.metrics.scores import score
 from pinbench.models.base import Generation, Message, Request, Sampling
-from pinbench.run.config import RunConfig, RunSummary
 from pinbench.store.runs import RunStore
 
 LIBRARIES = [f"lib{i}" for i in range(15)]

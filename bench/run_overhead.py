@@ -20,9 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.mod
 
 from tests.models.fault_server import spawn_server
 
+from pinbench.evaluation.config import RunConfig
+from pinbench.evaluation.runner import Runner
 from pinbench.models.openai import OpenAICompatible
-from pinbench.run.config import RunConfig
-from pinbench.run.runner import Runner
 from pinbench.store.runs import RunStore
 from pinbench.tasks.generation.loaders import load_dataset
 from pinbench.tasks.generation.task import GenerationTask, item_of

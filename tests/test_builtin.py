@@ -14,7 +14,7 @@ import pytest
 from pinbench.tasks.generation.loaders import load_dataset
 from pinbench.tasks.generation.problem import ChangeCategory, Problem
 from pinbench.tasks.generation.splits import select_split
-from pinbench.validate import Verdict, validate
+from pinbench.validation import Verdict, validate
 
 BUILTIN = Path("builtin")
 

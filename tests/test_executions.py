@@ -15,7 +15,7 @@ from pinbench.execution.base import EnvHandle
 from pinbench.execution.local import ExecutionService, LocalExecutor
 from pinbench.tasks.generation.loaders import load_dataset
 from pinbench.tasks.generation.problem import env_spec_for
-from pinbench.validate import preload, preload_for
+from pinbench.validation import preload, preload_for
 
 pytestmark = pytest.mark.integration
 

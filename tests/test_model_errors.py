@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from pinbench.cli import app
-from pinbench.run.runner import FIRST_BATCH
+from pinbench.evaluation.runner import FIRST_BATCH
 from tests.models.fault_server import FaultServer
 
 REPO = Path(__file__).resolve().parent.parent

@@ -20,10 +20,10 @@ import pytest
 from typer.testing import CliRunner
 
 from pinbench.cli import app
+from pinbench.evaluation.config import RunConfig
+from pinbench.evaluation.runner import Runner
 from pinbench.execution.local import LocalExecutor
 from pinbench.models.openai import OpenAICompatible
-from pinbench.run.config import RunConfig
-from pinbench.run.runner import Runner
 from pinbench.store.runs import RunStore
 from pinbench.tasks.generation.loaders import load_dataset
 from pinbench.tasks.generation.problem import Problem

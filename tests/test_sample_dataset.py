@@ -11,7 +11,7 @@ from pinbench.core.tests import TestKind
 from pinbench.execution.local import ExecutionService
 from pinbench.tasks.generation.loaders import load_dataset
 from pinbench.tasks.generation.problem import ChangeCategory
-from pinbench.validate import Verdict, validate
+from pinbench.validation import Verdict, validate
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample" / "problems.jsonl"
 

@@ -1,5 +1,5 @@
 """A task family is one module and one registry entry: the worked example of
-docs/architecture.md, read from the page itself, runs end to end through `pinbench.run.api`
+docs/architecture.md, read from the page itself, runs end to end through `pinbench.evaluation.api`
 (real environment, real sandbox, real store), with its own string metric and breakdown."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from types import ModuleType
 import pytest
 
 from pinbench.core.outcome import Status
+from pinbench.evaluation import api
 from pinbench.report.data import build_report
-from pinbench.run import api
 from pinbench.store.runs import RunStore
 from pinbench.tasks import registry
 

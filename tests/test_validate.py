@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pinbench.core.outcome import Status
-from pinbench.validate import starter_compiles
+from pinbench.validation import starter_compiles
 
 FIXTURE = Path(__file__).parent / "fixtures" / "validate" / "problems.jsonl"
 
@@ -225,7 +225,7 @@ def test_a_check_timing_out_at_the_calibrated_deadline_is_retried_at_the_cap() -
     from pinbench.core.outcome import Limits
     from pinbench.core.tests import TestKind, TestSpec
     from pinbench.tasks.generation.problem import Problem
-    from pinbench.validate import Verdict, validate
+    from pinbench.validation import Verdict, validate
 
     problem = Problem(
         id="slow-visible",

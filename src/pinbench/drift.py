@@ -22,7 +22,7 @@ from pinbench.envs.python.builder import Environments
 from pinbench.execution.local import ExecutionService
 from pinbench.metrics.scores import at_round, chains_of
 from pinbench.tasks.generation.problem import Problem, env_spec_for
-from pinbench.validate import contrast_spec_for, preload_for
+from pinbench.validation import contrast_spec_for, preload_for
 
 FAILURES = frozenset({"failed", "syntax_error", "timeout", "resource_limit"})
 _EXAMPLE_CHARS = 1500

@@ -21,12 +21,12 @@ from typer.testing import CliRunner
 
 from pinbench.cli import app
 from pinbench.core.outcome import Limits
+from pinbench.evaluation.config import RunConfig
+from pinbench.evaluation.runner import Runner
 from pinbench.execution.base import Executor
 from pinbench.execution.local import ExecutionService, LocalExecutor
 from pinbench.execution.ray.executor import RayExecutor
 from pinbench.models.base import Generation, Request
-from pinbench.run.config import RunConfig
-from pinbench.run.runner import Runner
 from pinbench.store.runs import RunStore
 from pinbench.tasks.generation.loaders import load_dataset
 from pinbench.tasks.generation.problem import Problem, env_spec_for
@@ -259,9 +259,9 @@ def test_an_api_model_is_not_served_from_the_cluster(cluster: Any, tmp_path: Pat
 def test_a_node_on_another_pinbench_version_is_refused_by_name(
     cluster: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pinbench
+    from pinbench.core import version
     from pinbench.execution.ray.cluster import ClusterError
 
-    monkeypatch.setattr(pinbench, "__version__", "0.0.0-driver")
+    monkeypatch.setattr(version, "VERSION", "0.0.0-driver")
     with pytest.raises(ClusterError, match=r"runs pinbench .*this driver 0\.0\.0-driver"):
         RayExecutor(cluster.address)

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from pinbench.tasks.base import compiles
 from pinbench.tasks.generation import extract as extract_module
-from pinbench.tasks.generation.extract import compiles, extract_program
+from pinbench.tasks.generation.extract import extract_program
 from pinbench.tasks.generation.loaders import load_dataset
 from pinbench.tasks.generation.problem import Problem
 from pinbench.tasks.generation.templates import Style

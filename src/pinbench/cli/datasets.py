@@ -19,9 +19,7 @@ from pinbench.cli.common import (
 from pinbench.tasks.generation.loaders import LOADERS
 from pinbench.tasks.generation.splits import SPLITS, select_split
 from pinbench.tasks.generation.stats import dataset_stats
-from pinbench.validate import (
-    write_json,
-)
+from pinbench.validation import write_json
 
 datasets_app = typer.Typer(help="List, show and count datasets (the builtin one included).")
 

@@ -20,8 +20,8 @@ from pinbench.cli.common import (
 )
 from pinbench.core.outcome import Limits
 from pinbench.drift import DriftSummary, drift
+from pinbench.evaluation.config import RunConfig
 from pinbench.execution.local import ExecutionService, default_jobs
-from pinbench.run.config import RunConfig
 from pinbench.store.runs import RunStore
 
 

@@ -23,9 +23,7 @@ from pinbench.cli.common import (
 )
 from pinbench.core.env import EnvError, EnvSpec
 from pinbench.envs.python import builder
-from pinbench.validate import (
-    specs_for,
-)
+from pinbench.validation import specs_for
 
 envs_app = typer.Typer(help="Build, list, locate and garbage-collect pinned environments.")
 

@@ -1,4 +1,4 @@
-"""`pinbench run`: parses the options, calls `pinbench.run.api`, prints."""
+"""`pinbench run`: parses the options, calls `pinbench.evaluation.api`, prints."""
 
 from __future__ import annotations
 
@@ -21,12 +21,12 @@ from pinbench.cli.common import (
 )
 from pinbench.core.outcome import Status
 from pinbench.core.records import SampleRecord
+from pinbench.evaluation import api
+from pinbench.evaluation.config import RunSummary
+from pinbench.evaluation.presets import DESCRIPTIONS
 from pinbench.execution.local import default_jobs
 from pinbench.models.registry import ModelOptions
 from pinbench.report.terminal import print_summary
-from pinbench.run import api
-from pinbench.run.config import RunSummary
-from pinbench.run.presets import DESCRIPTIONS
 from pinbench.store.runs import RunStore
 from pinbench.tasks.generation.templates import Style
 

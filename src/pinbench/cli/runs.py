@@ -11,8 +11,8 @@ import typer
 from rich.table import Table
 
 from pinbench.cli.common import ResultsOpt, console, err, fail, find_run_or_exit
+from pinbench.evaluation.config import RunSummary
 from pinbench.report.terminal import print_summary
-from pinbench.run.config import RunSummary
 from pinbench.store.runs import RunStore
 
 runs_app = typer.Typer(help="List, show and export recorded runs.")

@@ -22,7 +22,7 @@ from pinbench.cli.common import (
 )
 from pinbench.execution.local import default_jobs
 from pinbench.sandbox.probe import detect
-from pinbench.validate import (
+from pinbench.validation import (
     ProblemReport,
     Verdict,
     environment_count,

@@ -11,7 +11,7 @@ import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from pinbench import envs
+import pinbench.envs as envs
 from pinbench.core.env import Environment, EnvSpec
 from pinbench.core.outcome import Execution, Limits
 from pinbench.core.paths import cache_root

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from pinbench import __version__
+from pinbench.core.version import VERSION
 from pinbench.mining.lifespans import Change
 
 
@@ -19,7 +19,7 @@ class MineRun(BaseModel):
     """The `--json` document of `pinbench mine` (schema: docs/mine-json.md)."""
 
     schema_version: int = 1
-    pinbench_version: str = __version__
+    pinbench_version: str = VERSION
     library: str
     python: str | None
     started_at: str

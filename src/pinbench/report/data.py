@@ -13,8 +13,8 @@ from pydantic import BaseModel, Field
 from pinbench.core.outcome import FAILURE_TYPES, NOT_SCORED, failure_type
 from pinbench.core.records import ItemMeta, SampleRecord
 from pinbench.drift import DriftSummary
+from pinbench.evaluation.config import RunSummary
 from pinbench.metrics.scores import Chains, at_round, chains_of, score
-from pinbench.run.config import RunSummary
 from pinbench.store.runs import RunRow, RunStore
 
 _DETAIL_CHARS = 4000  # per field of the per-problem details: keeps 20k-sample reports small

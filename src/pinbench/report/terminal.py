@@ -5,8 +5,8 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
+from pinbench.evaluation.config import RunSummary
 from pinbench.report.data import Group, Report
-from pinbench.run.config import RunSummary
 
 
 def _score(mean: float | None, std: float | None, seeds: int) -> str:

@@ -5,6 +5,7 @@ registered by name in `tasks.registry`."""
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -99,6 +100,10 @@ class Task(Protocol):
         """What a perfect model would answer (the `reference` model's reply)."""
         ...
 
+    def compiles(self, item: Item[Any], program: str) -> bool:
+        """Whether the program compiles (the compile rate of reports), never running it."""
+        ...
+
     def follow_up(self, item: Item[Any], request: Request, text: str) -> Request | None:
         """The next step's request of a multi-step task, given this step's answer; None: done."""
         ...
@@ -110,9 +115,12 @@ class Task(Protocol):
 
 
 class BaseTask:
-    """Defaults for single-step tasks without string metrics."""
+    """Defaults for single-step Python tasks without string metrics."""
 
     needs_env_to_score = False
+
+    def compiles(self, item: Item[Any], program: str) -> bool:
+        return compiles(program)
 
     def score(self, item: Item[Any], text: str, env: Environment | None) -> dict[str, float]:
         return {}
@@ -162,3 +170,19 @@ class Family(Protocol):
     def claims(self, dataset: Path) -> bool:
         """Whether the dataset can only be this family's (so another task refuses it)."""
         ...
+
+
+def compiles(program: str) -> bool:
+    """Whether `program` compiles as a module (it is never run). Stricter than parsing: compile
+    also rejects what only the compiler sees ('return' outside a function, a duplicate
+    argument). Warnings (invalid escapes) are noise here; bytes and null characters are not a
+    program."""
+    if not isinstance(program, str) or "\x00" in program:
+        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            compile(program, "<program>", "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+            return False
+    return True

@@ -44,8 +44,7 @@ from ray.exceptions import (
 )
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-import pinbench
-from pinbench.core import snapshots
+from pinbench.core import snapshots, version
 from pinbench.core.env import EnvError, EnvSpec
 from pinbench.core.outcome import Execution, Limits, Status
 from pinbench.core.paths import cache_root
@@ -162,10 +161,10 @@ class RayExecutor:
                     ray.kill(actor)
 
     def _register(self, info: NodeInfo, actor: Any, slots: int, worker: WorkerInfo) -> None:
-        if worker.pinbench != pinbench.__version__:
+        if worker.pinbench != version.VERSION:
             raise ClusterError(
                 f"node {worker.host} runs pinbench {worker.pinbench}, this driver "
-                f"{pinbench.__version__}: every node needs the same version"
+                f"{version.VERSION}: every node needs the same version"
             )
         self._nodes[info.id] = _Node(info, actor, slots, worker.isolation, worker.host)
 

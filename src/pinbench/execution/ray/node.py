@@ -10,8 +10,7 @@ from dataclasses import dataclass, replace
 
 import ray
 
-import pinbench
-from pinbench.core import snapshots
+from pinbench.core import snapshots, version
 from pinbench.core.env import EnvError, EnvSpec
 from pinbench.core.outcome import Execution, Limits, Status
 from pinbench.core.tests import TestSpec
@@ -54,7 +53,7 @@ class NodeWorker:
         self.built = 0  # environments this node built (not found already on disk)
 
     def info(self) -> WorkerInfo:
-        return WorkerInfo(socket.gethostname(), pinbench.__version__, self.service.isolation.level)
+        return WorkerInfo(socket.gethostname(), version.VERSION, self.service.isolation.level)
 
     @ray.method(concurrency_group="build")
     def prepare(self, spec: EnvSpec) -> Prepared:

@@ -18,6 +18,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from pinbench.tasks.base import compiles
 from pinbench.tasks.generation.normalize import join_program
 from pinbench.tasks.generation.problem import Problem
 from pinbench.tasks.generation.templates import Style
@@ -47,22 +48,6 @@ _HEADER_END = re.compile(r":[ \t]*(#[^'\"]*)?$")  # a line ending a def header (
 # Prose: a word, then (after at most a colon or full stop) another word.
 _PROSE = re.compile(r"^(?P<first>[A-Za-z][\w'’-]*)[:.]?[ \t]+[A-Za-z][\w'’-]*")
 _NOT_PROSE = frozenset({*keyword.kwlist, *keyword.softkwlist, "print", "exec", "await"})
-
-
-def compiles(program: str) -> bool:
-    """Whether `program` compiles as a module (it is never run). Stricter than parsing: compile
-    also rejects what only the compiler sees ('return' outside a function, a duplicate
-    argument). Warnings (invalid escapes) are noise here; bytes and null characters are not a
-    program."""
-    if not isinstance(program, str) or "\x00" in program:
-        return False
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            compile(program, "<program>", "exec", dont_inherit=True)
-        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-            return False
-    return True
 
 
 def extract_program(text: str, problem: Problem, style: Style = Style.INSTRUCT) -> str:

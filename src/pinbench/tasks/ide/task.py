@@ -19,15 +19,15 @@ import re
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from pinbench import envs
+import pinbench.envs as envs
 from pinbench.core import snapshots
 from pinbench.core.env import Environment
 from pinbench.core.item import Item
 from pinbench.core.records import ItemMeta
 from pinbench.core.tests import TestKind, TestSpec
 from pinbench.models.base import Message, Request, Sampling
-from pinbench.tasks.base import STEP_BREAK, BaseTask, Feedback
-from pinbench.tasks.generation.extract import code_answer, compiles
+from pinbench.tasks.base import STEP_BREAK, BaseTask, Feedback, compiles
+from pinbench.tasks.generation.extract import code_answer
 from pinbench.tasks.ide import docstrings, lint
 from pinbench.tasks.ide.cases import (
     Case,

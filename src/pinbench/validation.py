@@ -18,10 +18,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from pinbench import __version__
 from pinbench.core.env import EnvError, EnvSpec
 from pinbench.core.outcome import Execution, Limits, Status
 from pinbench.core.tests import TestKind, TestSpec
+from pinbench.core.version import VERSION
 from pinbench.envs.python.builder import Environment, ensure
 from pinbench.envs.python.imports import pinned_modules, primary_modules
 from pinbench.execution.local import ExecutionService
@@ -366,7 +366,7 @@ class ValidationRun(BaseModel):
     """The `--json` document of `pinbench validate` (schema: docs/validate-json.md)."""
 
     schema_version: int = 1
-    pinbench_version: str = __version__
+    pinbench_version: str = VERSION
     dataset: str
     format: str
     isolation: str

@@ -9,27 +9,29 @@ what was recorded is reused, never asked or executed again."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import platform
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as distribution_version
 from typing import Any
 
-import pinbench
+from pinbench.core import version
 from pinbench.core.env import EnvError, Environment, EnvSpec
 from pinbench.core.item import Item
 from pinbench.core.outcome import Execution, Limits, Status
 from pinbench.core.records import SampleRecord
 from pinbench.core.tests import TestSpec
+from pinbench.evaluation.config import ModelErrors, RunConfig, RunSummary
 from pinbench.execution.base import EnvHandle, Executor
 from pinbench.execution.timeouts import Calibration, retry_at_cap
 from pinbench.metrics.scores import score
 from pinbench.models.base import Generation, Model, Request
-from pinbench.run.config import ModelErrors, RunConfig, RunSummary
 from pinbench.store.runs import RunStore
 from pinbench.tasks.base import STEP_BREAK, Feedback, Task, trim_error
-from pinbench.tasks.generation.extract import compiles
 
 FIRST_BATCH = 8  # when the model's first this many answers all fail alike, stop asking it
 
@@ -208,7 +210,11 @@ class Runner:
         env = await self._scoring_env(item)
         metrics = await loop.run_in_executor(self._runners, task.score, item, text, env)
         record = record.model_copy(
-            update={"program": program, "compiles": compiles(program), "metrics": metrics}
+            update={
+                "program": program,
+                "compiles": task.compiles(item, program),
+                "metrics": metrics,
+            }
         )
         if not item.executable:
             verdict = task.verdict(item, metrics)
@@ -367,13 +373,9 @@ def _error_text(execution: Execution) -> str:
 
 
 def _versions() -> dict[str, str]:
-    versions = {"pinbench": pinbench.__version__}
-    try:
-        from importlib.metadata import version
-
-        versions["xllamacpp"] = version("xllamacpp")
-    except Exception:
-        pass
+    versions = {"pinbench": version.VERSION}
+    with contextlib.suppress(PackageNotFoundError):
+        versions["xllamacpp"] = distribution_version("xllamacpp")
     return versions
 
 

@@ -1,6 +1,6 @@
 """The library's entry point for a run, what `pinbench run` calls and a notebook can too:
 
-    from pinbench.run import api
+    from pinbench.evaluation import api
     summary = api.run(api.plan(model="reference", split="quick"))
 
 `plan` reads the dataset into the task's items and fixes the run's configuration (its hash is
@@ -22,13 +22,13 @@ from pydantic import ValidationError
 from pinbench.core.datasets import DatasetError
 from pinbench.core.item import items_digest
 from pinbench.core.records import SampleRecord
+from pinbench.evaluation.config import RunConfig, RunSummary
+from pinbench.evaluation.presets import PRESETS
+from pinbench.evaluation.runner import Runner
 from pinbench.execution.base import Executor
 from pinbench.execution.local import LocalExecutor, default_jobs
 from pinbench.models.base import Model, ModelError
 from pinbench.models.registry import ModelOptions, open_model
-from pinbench.run.config import RunConfig, RunSummary
-from pinbench.run.presets import PRESETS
-from pinbench.run.runner import Runner
 from pinbench.store.runs import RunStore
 from pinbench.tasks import registry
 from pinbench.tasks.base import Loaded, Settings
