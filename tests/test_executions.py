@@ -15,7 +15,7 @@ from pinbench.execution.base import EnvHandle
 from pinbench.execution.local import ExecutionService, LocalExecutor
 from pinbench.tasks.generation.loaders import load_dataset
 from pinbench.tasks.generation.problem import env_spec_for
-from pinbench.validation import preload, preload_for
+from pinbench.validation import preload_for
 
 pytestmark = pytest.mark.integration
 
@@ -70,5 +70,5 @@ def test_the_local_executor_prepares_a_handle_that_preloads_what_validate_would(
         executor.close()
     assert handle.environment is not None and handle.key == handle.environment.key
     pinned = preload_for(handle.environment, problem)
-    assert preload(handle.modules, problem) == pinned == ("packaging",)
+    assert handle.modules == pinned == ("packaging",)  # no test of it runs under pytest
     assert result.status is Status.PASSED

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from pinbench.core.env import EnvSpec
 from pinbench.core.outcome import Limits, Status
 from pinbench.core.records import SampleRecord
-from pinbench.envs.python.builder import Environments
+from pinbench.envs import Environments
 from pinbench.execution.local import ExecutionService
 from pinbench.metrics.scores import at_round, chains_of
 from pinbench.tasks.generation.problem import Problem, env_spec_for

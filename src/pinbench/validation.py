@@ -19,6 +19,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from pinbench.core.env import EnvError, EnvSpec
+from pinbench.core.env import Environment as AnyEnvironment
 from pinbench.core.outcome import Execution, Limits, Status
 from pinbench.core.tests import TestKind, TestSpec
 from pinbench.core.version import VERSION
@@ -28,6 +29,7 @@ from pinbench.execution.local import ExecutionService
 from pinbench.execution.timeouts import Calibration, retry_at_cap
 from pinbench.sandbox.isolation import Isolation
 from pinbench.tasks.generation.problem import Problem, env_spec_for
+from pinbench.tasks.generation.task import item_of
 
 
 class Verdict(StrEnum):
@@ -117,18 +119,10 @@ def _with_placeholder_body(starter: str) -> str:
     return starter.rstrip() + "\n" + indent + "    pass\n"
 
 
-def preload_for(env: Environment, problem: Problem) -> tuple[str, ...]:
-    return preload(pinned_modules(env.path, env.resolution.spec.pins), problem)
-
-
-def preload(pinned: tuple[str, ...], problem: Problem) -> tuple[str, ...]:
-    """What a warm server for this problem should import: the modules of its environment's pins,
-    and pytest when a test is a pytest module or a repository's suite."""
-    modules = list(pinned)
-    tests = [problem.visible_test, problem.hidden_test, *problem.extra_tests.values()]
-    if any(t is not None and t.kind in (TestKind.PYTEST, TestKind.REPO) for t in tests):
-        modules.append("pytest")
-    return tuple(dict.fromkeys(modules))
+def preload_for(env: AnyEnvironment, problem: Problem) -> tuple[str, ...]:
+    """What a warm server for this problem should import: its environment's own modules and
+    what its tests' runner needs (pytest for pytest modules and repositories' suites)."""
+    return tuple(dict.fromkeys((*env.preload(), *item_of(problem).preload)))
 
 
 def _import_check(
@@ -296,9 +290,17 @@ def validate(
     pin's, and its contrast's under `discriminative`) are ready. `on_progress` hears
     ("built", None) per environment and ("checked", report) per problem.
     """
+    if service is None:
+        with ExecutionService(jobs=jobs) as own:
+            return validate(
+                problems,
+                jobs=jobs,
+                limits=limits,
+                service=own,
+                discriminative=discriminative,
+                on_progress=on_progress,
+            )
     limits = limits or Limits()
-    owned = service is None
-    service = service or ExecutionService(jobs=jobs)
     notify = on_progress or (lambda _event, _report: None)
     needs = [specs_for(p, discriminative) for p in problems]
     waiting_on = [len(specs) for specs in needs]
@@ -357,8 +359,6 @@ def validate(
                 break
             for future in unfinished:
                 future.result()
-    if owned:
-        service.close()
     return [r for r in reports if r is not None]
 
 

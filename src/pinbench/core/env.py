@@ -62,6 +62,11 @@ class Environment(Protocol):
     @property
     def spec(self) -> EnvSpec: ...
 
+    @property
+    def reused(self) -> bool:
+        """Whether it was already built (by this process or an earlier one)."""
+        ...
+
     def preload(self) -> tuple[str, ...]:
         """What a warm server for this environment loads before it forks executions."""
         ...

@@ -3,6 +3,7 @@ and sandbox passes around (what the test's code is, which file the program is sa
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -18,6 +19,12 @@ class TestKind(StrEnum):
     SCRIPT = "script"
     PYTEST = "pytest"  # a pytest module importing the program saved as `module` (GitChameleon 2.0)
     REPO = "repo"  # a repository's own tests, with the program written over one of its files
+
+
+def runner_modules(tests: Iterable[TestSpec | None]) -> tuple[str, ...]:
+    """What a warm server must import beside an environment's own modules for these tests:
+    pytest when one of them runs under it."""
+    return ("pytest",) if any(t is not None and t.runs_under_pytest for t in tests) else ()
 
 
 class Focal(BaseModel):

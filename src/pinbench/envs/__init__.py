@@ -4,6 +4,7 @@ which toolchain an environment has; a new toolchain is a new module and one line
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
 from pinbench.core.env import EnvError, Environment, EnvSpec
@@ -23,3 +24,24 @@ def ensure(spec: EnvSpec) -> Environment:
             f"no toolchain {spec.toolchain!r} (toolchains: {', '.join(sorted(TOOLCHAINS))})"
         )
     return build(spec)
+
+
+class Environments:
+    """Each environment built once per process, even when many callers need it at the same
+    time; a failure is kept too (its log says why), so it is not rebuilt for every caller."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._locks: dict[EnvSpec, threading.Lock] = {}
+        self._built: dict[EnvSpec, Environment | Exception] = {}
+
+    def get(self, spec: EnvSpec) -> Environment | Exception:
+        with self._lock:
+            lock = self._locks.setdefault(spec, threading.Lock())
+        with lock:
+            if spec not in self._built:
+                try:
+                    self._built[spec] = ensure(spec)
+                except Exception as exc:  # the callers' environment outcome
+                    self._built[spec] = exc
+            return self._built[spec]

@@ -1,6 +1,7 @@
 """Outcome cache: an execution's result, keyed by everything that determines it.
 
-Key = hash of (environment key, program, test, limits, isolation level, execution path). A
+Key = hash of (environment key, program, test, limits, isolation level): cold and warm runs
+of one program share it, as they must agree. A
 re-validation or re-scoring of unchanged programs is then a lookup. Infrastructure outcomes
 (environment or harness errors) are never cached: they say nothing about the program.
 Both executors, local and Ray, look up and fill it through `find` and `keep`.

@@ -14,7 +14,6 @@ import os
 import shutil
 import subprocess
 import sysconfig
-import threading
 import time
 from dataclasses import dataclass, replace
 from datetime import date
@@ -285,27 +284,6 @@ def _remembered_failure(spec: EnvSpec) -> EnvError | None:
         return None
     note = f"{message} [a remembered failure: remove {memo} to try again]"
     return EnvError(note, Path(log) if log else None)
-
-
-class Environments:
-    """Each environment built once per process, even when many callers need it at the same
-    time; a failure is kept too (its log says why), so it is not rebuilt for every caller."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._locks: dict[EnvSpec, threading.Lock] = {}
-        self._built: dict[EnvSpec, Environment | Exception] = {}
-
-    def get(self, spec: EnvSpec) -> Environment | Exception:
-        with self._lock:
-            lock = self._locks.setdefault(spec, threading.Lock())
-        with lock:
-            if spec not in self._built:
-                try:
-                    self._built[spec] = ensure(spec)
-                except Exception as exc:  # the callers' environment outcome
-                    self._built[spec] = exc
-            return self._built[spec]
 
 
 def build(resolution: Resolution) -> Environment:

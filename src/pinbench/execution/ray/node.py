@@ -14,7 +14,7 @@ from pinbench.core import snapshots, version
 from pinbench.core.env import EnvError, EnvSpec
 from pinbench.core.outcome import Execution, Limits, Status
 from pinbench.core.tests import TestSpec
-from pinbench.envs.python.builder import Environments
+from pinbench.envs import Environments
 from pinbench.execution.base import EnvHandle, handle_for
 from pinbench.execution.local import ExecutionService, background_priority
 

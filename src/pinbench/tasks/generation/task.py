@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from pinbench.core.item import Item
 from pinbench.core.records import ItemMeta
+from pinbench.core.tests import runner_modules
 from pinbench.models.base import Request, Sampling
 from pinbench.tasks.base import BaseTask, Feedback
 from pinbench.tasks.generation.extract import extract_program
@@ -24,7 +25,7 @@ def item_of(problem: Problem) -> Item[Problem]:
         hidden_test=problem.hidden_test,
         visible_test=problem.visible_test,
         reference=problem.solution,
-        preload=("pytest",) if any(t is not None and t.runs_under_pytest for t in tests) else (),
+        preload=runner_modules(tests),
     )
 
 

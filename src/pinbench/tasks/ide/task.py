@@ -24,7 +24,7 @@ from pinbench.core import snapshots
 from pinbench.core.env import Environment
 from pinbench.core.item import Item
 from pinbench.core.records import ItemMeta
-from pinbench.core.tests import TestKind, TestSpec
+from pinbench.core.tests import TestKind, TestSpec, runner_modules
 from pinbench.models.base import Message, Request, Sampling
 from pinbench.tasks.base import STEP_BREAK, BaseTask, Feedback, compiles
 from pinbench.tasks.generation.extract import code_answer
@@ -325,7 +325,7 @@ def item_of(case: Case) -> Item[Case]:
         env=case.env if hidden is not None or isinstance(case, FixCase) else None,
         hidden_test=hidden,
         reference=scenario.solution(case, source),
-        preload=("pytest",) if hidden is not None else (),
+        preload=runner_modules((hidden,)),
     )
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from pinbench.core.env import Environment
 from pinbench.core.item import Item
 from pinbench.core.records import ItemMeta
+from pinbench.core.tests import runner_modules
 from pinbench.envs.python.spec import pinned_spec, requirement_pins
 from pinbench.models.base import Message, Request, Sampling
 from pinbench.tasks.base import BaseTask, Feedback
@@ -111,14 +112,13 @@ def item_of(task: Task, chosen: str | LookupError | None = None) -> Item[Any]:
     if version is None:  # no release chosen: the environment pins the specifier, uv resolves it
         pins = (meta.requirement, *pins[1:])
     env = pinned_spec(pins, meta.python_version, (meta.test,))
-    preload = ("pytest",) if meta.test.runs_under_pytest else ()
     return Item(
         payload=task,
         meta=info,
         env=env,
         hidden_test=meta.test,
         reference=meta.code,
-        preload=preload,
+        preload=runner_modules((meta.test,)),
     )
 
 
