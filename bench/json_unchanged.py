@@ -25,7 +25,7 @@ from typing import Any
 MASKED = {
     "seconds", "wall_seconds", "started_at", "created", "updated", "deadline", "resumed",
     "warm_peak_rss_bytes", "cache_hits", "cache_misses", "warm_servers_started",
-    "warm_fallbacks", "requests",
+    "warm_fallbacks", "requests", "reference_seconds",
 }  # fmt: skip
 REPLAY = "replay_input.jsonl"
 
@@ -80,7 +80,10 @@ def _replay_input(env: dict[str, str], out: Path) -> Path:
 
 def _mask(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: "<masked>" if k in MASKED else _mask(v) for k, v in value.items()}
+        masked = {k: "<masked>" if k in MASKED else _mask(v) for k, v in value.items()}
+        if isinstance(masked.get("model_errors"), list):  # ties arrive in any order
+            masked["model_errors"].sort(key=lambda e: (-e["samples"], e["kind"]))
+        return masked
     if isinstance(value, list):
         return [_mask(v) for v in value]
     return round(value, 9) if isinstance(value, float) else value

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
@@ -41,9 +41,26 @@ class Item(Generic[P]):
 
 
 def items_digest(items: list[Item[BaseModel]]) -> str:
-    """A hash of the items' payloads: an edited dataset is a new run (where they came from, a
-    file and line, is not part of it)."""
+    """A hash of the items' payloads: an edited dataset is a new run. Where they came from (a
+    file and line, at any depth of the payload) is not part of it, so a checkout elsewhere
+    names the same run."""
     digest = hashlib.sha256()
     for item in items:
-        digest.update(item.payload.model_dump_json(exclude={"origin"}).encode())
+        digest.update(item.payload.model_dump_json(exclude=_origins(item.payload)).encode())
     return digest.hexdigest()[:16]
+
+
+def _origins(model: BaseModel) -> dict[str, Any]:
+    """pydantic's `exclude` for every `origin` field of the model and of the models in it."""
+    spec: dict[str, Any] = {}
+    for name in type(model).model_fields:
+        value = getattr(model, name)
+        if name == "origin":
+            spec[name] = True
+        elif isinstance(value, BaseModel):
+            if inner := _origins(value):
+                spec[name] = inner
+        elif isinstance(value, list | tuple) and value and isinstance(value[0], BaseModel):
+            if inner := _origins(value[0]):
+                spec[name] = {"__all__": inner}
+    return spec
