@@ -26,7 +26,7 @@ from functools import cached_property
 from pathlib import Path
 
 from pinbench.models.replay import read_answers
-from pinbench.tasks.base import compiles
+from pinbench.tasks.answers import compiles
 from pinbench.tasks.generation.loaders import load_dataset
 from pinbench.tasks.generation.problem import Problem
 from pinbench.tasks.generation.task import GenerationTask, item_of

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pinbench.tasks.base import compiles
+from pinbench.tasks.answers import compiles
 from pinbench.tasks.generation import extract as extract_module
 from pinbench.tasks.generation.extract import extract_program
 from pinbench.tasks.generation.loaders import load_dataset

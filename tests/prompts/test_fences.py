@@ -11,8 +11,8 @@ import re
 import pytest
 
 from pinbench.core.tests import TestKind, TestSpec
-from pinbench.tasks.base import compiles
-from pinbench.tasks.generation.extract import code_answer, extract_program
+from pinbench.tasks.answers import code_answer, compiles
+from pinbench.tasks.generation.extract import extract_program
 from pinbench.tasks.generation.problem import Problem
 
 STARTER = "import math\n\n\ndef area(r: float) -> float:\n"

@@ -57,10 +57,13 @@ def _origins(model: BaseModel) -> dict[str, Any]:
         value = getattr(model, name)
         if name == "origin":
             spec[name] = True
-        elif isinstance(value, BaseModel):
-            if inner := _origins(value):
-                spec[name] = inner
-        elif isinstance(value, list | tuple) and value and isinstance(value[0], BaseModel):
-            if inner := _origins(value[0]):
-                spec[name] = {"__all__": inner}
+        elif isinstance(value, BaseModel) and (inner := _origins(value)):
+            spec[name] = inner
+        elif (
+            isinstance(value, list | tuple)
+            and value
+            and isinstance(value[0], BaseModel)
+            and (inner := _origins(value[0]))
+        ):
+            spec[name] = {"__all__": inner}
     return spec

@@ -5,7 +5,6 @@ registered by name in `tasks.registry`."""
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -15,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pinbench.core.env import Environment
 from pinbench.core.item import Item
 from pinbench.models.base import Request, Sampling
+from pinbench.tasks.answers import compiles
 
 # Joins the answers of a multi-step task (workspace: ranking, then answer) into the one text
 # that `program` and `score` read; single-step tasks never see it.
@@ -170,19 +170,3 @@ class Family(Protocol):
     def claims(self, dataset: Path) -> bool:
         """Whether the dataset can only be this family's (so another task refuses it)."""
         ...
-
-
-def compiles(program: str) -> bool:
-    """Whether `program` compiles as a module (it is never run). Stricter than parsing: compile
-    also rejects what only the compiler sees ('return' outside a function, a duplicate
-    argument). Warnings (invalid escapes) are noise here; bytes and null characters are not a
-    program."""
-    if not isinstance(program, str) or "\x00" in program:
-        return False
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            compile(program, "<program>", "exec", dont_inherit=True)
-        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-            return False
-    return True

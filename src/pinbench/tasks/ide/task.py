@@ -26,8 +26,8 @@ from pinbench.core.item import Item
 from pinbench.core.records import ItemMeta
 from pinbench.core.tests import TestKind, TestSpec, runner_modules
 from pinbench.models.base import Message, Request, Sampling
-from pinbench.tasks.base import STEP_BREAK, BaseTask, Feedback, compiles
-from pinbench.tasks.generation.extract import code_answer
+from pinbench.tasks.answers import code_answer, compiles
+from pinbench.tasks.base import STEP_BREAK, BaseTask, Feedback
 from pinbench.tasks.ide import docstrings, lint
 from pinbench.tasks.ide.cases import (
     Case,
