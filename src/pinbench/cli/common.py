@@ -47,8 +47,10 @@ class _Console(Console):
         self.width, self.height = new_size
 
 
-console = _Console()
-err = _Console(stderr=True)
+# Never markup: problem ids, messages, paths and program output are data, and text such as
+# `[/x]` would be read as markup (and crash). Styles are given as `Text` objects instead.
+console = _Console(markup=False)
+err = _Console(stderr=True, markup=False)
 
 
 def say(label: str, style: str, message: str) -> None:

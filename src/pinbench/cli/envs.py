@@ -72,7 +72,7 @@ def envs_build(
             error(f"{' '.join(spec.pins)}: {exc}{log}", label="failed")
             return False
         state = "reused" if env.reused else "built"
-        note = f" [yellow]{env.resolution.substitution}[/]" if env.resolution.substitution else ""
+        note = f" ({env.resolution.substitution})" if env.resolution.substitution else ""
         console.print(
             f"{state} {env.key} python {env.resolution.interpreter.minor} "
             f"{' '.join(spec.pins)} in {time.monotonic() - started:.2f}s{note}"

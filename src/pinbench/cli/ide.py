@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from pinbench.cli.common import console, error, fail
 from pinbench.execution.local import ExecutionService, default_jobs
@@ -83,7 +84,8 @@ def _print(results: list[RepoResult]) -> None:
         table.add_column(column)
     for r in results:
         if r.build is None:
-            table.add_row(r.source.name, "", "", "", "", "[red]rejected[/]", f"{r.seconds:.1f}")
+            rejected = Text("rejected", "red")
+            table.add_row(r.source.name, "", "", "", "", rejected, f"{r.seconds:.1f}")
             continue
         base = r.build.baseline
         kinds: dict[str, int] = {}

@@ -41,11 +41,11 @@ def report_cmd(
     """
     with RunStore.at(results) as store:
         report = load_report(store, run, details=html is not None or json_path is not None)
-    print_summary(console, report.summary, report)
+    if json_path is not None:  # written before anything is printed
+        _write(json_path, report.model_dump_json(indent=1))
     if html is not None:
         _write(html, report_html(report))
-    if json_path is not None:
-        _write(json_path, report.model_dump_json(indent=1))
+    print_summary(console, report.summary, report)
     if csv_path is not None:
         csv_path.parent.mkdir(parents=True, exist_ok=True)
         with csv_path.open("w", newline="") as handle:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.text import Text
 
 from pinbench.cli.common import (
     FormatOpt,
@@ -201,7 +202,11 @@ def run_cmd(
         timeout=600.0 if model.startswith("embedded") else 120.0,
         parallel=parallel,
     )
-    err.print(f"run [bold]{config.run_id}[/] · {len(items)} problems · model {config.model}")
+    err.print(
+        Text.assemble("run ", (config.run_id, "bold"), f" · {len(items)} problems · model "),
+        config.model,
+        sep="",
+    )
     with progress_bar() as progress:
         bar = progress.add_task("samples", total=len(items) * config.n * config.seeds)
 
@@ -221,12 +226,13 @@ def run_cmd(
             )
         except api.RunError as exc:
             fail(str(exc))
-    with RunStore.at(results) as store:
-        report = load_report(store, summary.run_id, details=False)
-        print_summary(console, summary, report)
+    with RunStore.at(results) as store:  # the results are written before anything is printed
         if json_path is not None:
             api.write_json(json_path, summary, store.iter_samples(summary.run_id))
-            err.print(f"wrote {json_path}", soft_wrap=True)
+        report = load_report(store, summary.run_id, details=False)
+    print_summary(console, summary, report)
+    if json_path is not None:
+        err.print(f"wrote {json_path}", soft_wrap=True)
     _model_errors(summary)
 
 

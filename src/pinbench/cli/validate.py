@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from pinbench.cli.common import (
     FormatOpt,
@@ -111,9 +112,9 @@ def validate_cmd(
             discriminative=discriminative,
             on_progress=on_progress,
         )
-    _print_reports(done.problems)
-    if json_out:
+    if json_out:  # written before anything is printed
         write_json(json_out, done)
+    _print_reports(done.problems)
     summary, stats = done.summary, done.executions
     not_disc = f", {summary['not_discriminative']} not discriminative" if discriminative else ""
     console.print(
@@ -150,7 +151,7 @@ def _print_reports(reports: list[ProblemReport]) -> None:
             report.id,
             f"{report.library}=={report.version}",
             report.python or "-",
-            f"[{_STYLE[report.verdict]}]{report.verdict.value}[/]",
+            Text(report.verdict.value, _STYLE[report.verdict]),
             "; ".join(details)[:300],
         )
     console.print(table)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from pinbench.evaluation.config import RunSummary
 from pinbench.report.data import Group, Report
@@ -72,7 +73,7 @@ def print_summary(console: Console, summary: RunSummary, report: Report | None =
             if weakest:
                 console.print(f"weakest {label}: {weakest}")
     for note in summary.notes:
-        console.print(f"[yellow]note:[/] {note}")
+        console.print(Text.assemble(("note:", "yellow"), " ", note))
 
 
 def _weakest(groups: list[Group], seeds: int) -> str:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.text import Text
 
 from pinbench.core.outcome import Limits, Status
 from pinbench.sandbox.isolation import FULL, NONE, USERNS, Isolation
@@ -54,10 +55,12 @@ def detect() -> Isolation:
 
 def warn(isolation: Isolation) -> None:
     """Say loudly, once, that executions are not isolated."""
-    console = Console(stderr=True, soft_wrap=True)  # one line each, whatever the width
+    console = Console(stderr=True, soft_wrap=True, markup=False)  # notes quote error texts
     console.print(
-        "[bold red]WARNING: pinbench could not isolate executions on this machine[/] "
-        "(generated code will run without network/filesystem isolation):"
+        Text.assemble(
+            ("WARNING: pinbench could not isolate executions on this machine", "bold red"),
+            " (generated code will run without network/filesystem isolation):",
+        )
     )
     for note in isolation.notes:
         console.print(f"  - {note}")
