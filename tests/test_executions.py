@@ -54,6 +54,25 @@ def test_infrastructure_outcomes_are_not_cached(tmp_path: Path) -> None:
     assert hit is not None and hit.exc_type == "AssertionError"
 
 
+def test_a_verdict_reached_by_other_grading_code_is_not_served(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pass cached before a fix to the runner or the grader (one the fix would refuse) is not
+    served after it: the key carries a digest of the grading code's own files."""
+    from pinbench.execution import cache as cache_module
+    from pinbench.sandbox.grade import grading_digest
+
+    assert len(grading_digest()) == 16
+    cache = cache_module.OutcomeCache(tmp_path / "o.sqlite")
+    test = TestSpec(kind=TestKind.SCRIPT, code="assert f() == 1")
+    limits = Limits(wall_seconds=5)
+    cache.keep("env", "def f(): return 1", test, limits, "full", Execution(status=Status.PASSED))
+    assert cache.find("env", "def f(): return 1", test, limits, ["full"]) is not None
+    monkeypatch.setattr(cache_module, "grading_digest", lambda: "another-grader00")
+    assert cache.find("env", "def f(): return 1", test, limits, ["full"]) is None
+    cache.close()
+
+
 def test_the_local_executor_prepares_a_handle_that_preloads_what_validate_would() -> None:
     """Ray nodes send back only the handle: what it preloads must be what a local run would."""
     problem = next(p for p in load_dataset(SAMPLE).problems if p.library == "packaging")

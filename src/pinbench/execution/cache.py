@@ -1,7 +1,8 @@
 """Outcome cache: an execution's result, keyed by everything that determines it.
 
-Key = hash of (environment key, program, test, limits, isolation level): cold and warm runs
-of one program share it, as they must agree. A
+Key = hash of (environment key, program, test, limits, isolation level, a digest of the
+grading code): cold and warm runs of one program share it, as they must agree; a change to
+the runner or the grader is a new key, so no verdict it would now refuse is served. A
 re-validation or re-scoring of unchanged programs is then a lookup. Infrastructure outcomes
 (environment or harness errors) are never cached: they say nothing about the program.
 Both executors, local and Ray, look up and fill it through `find` and `keep`.
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from pinbench.core.outcome import Execution, Limits
 from pinbench.core.tests import TestSpec
+from pinbench.sandbox.grade import grading_digest
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS outcomes (
@@ -36,6 +38,7 @@ def outcome_key(env_key: str, program: str, test: TestSpec, limits: Limits, isol
         "test": hashlib.sha256(test.model_dump_json().encode()).hexdigest(),
         "limits": limits.model_dump(mode="json"),
         "isolation": isolation,
+        "grading": grading_digest(),
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 

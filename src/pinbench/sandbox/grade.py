@@ -3,15 +3,35 @@ is the single well-formed record carrying this run's nonce."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import signal
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from pinbench.core.outcome import Execution, Status
 from pinbench.sandbox.infra_failure import missing_resource
 
 _Result = Callable[..., Execution]
+_HERE = Path(__file__).resolve().parent
+# The code that decides an outcome: the in-sandbox runner and server, the job it is given, and
+# this grader. A verdict reached by other code is another verdict (the outcome cache keys on it).
+_GRADING_CODE = (
+    _HERE / "inside" / "_runner.py", _HERE / "inside" / "_server.py", _HERE / "jobs.py",
+    Path(__file__).resolve(),
+)  # fmt: skip
+
+
+@functools.cache
+def grading_digest() -> str:
+    """A digest of the grading code, so that no outcome reached before a change to it (a
+    forged pass a fix now refuses) is served after it."""
+    digest = hashlib.sha256()
+    for path in _GRADING_CODE:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def grade(
