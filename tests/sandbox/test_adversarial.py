@@ -321,6 +321,38 @@ for fd in os.listdir('/proc/self/fd'):
     assert result.status is Status.FAILED
 
 
+@pytest.mark.parametrize(
+    "record",
+    [
+        "'[' * 50000",  # deeper than a JSON decoder's recursion, within a pipe's buffer
+        "'{\"a\":' * 10000",
+        "'\\ud800' * 1000",  # lone surrogates
+        '\'{"status": "passed", "nonce": 1, "tests": {"x": [1]}}\'',
+    ],
+    ids=["list-bomb", "object-bomb", "surrogates", "odd-types"],
+)
+def test_a_malformed_record_on_any_fd_fails_and_stays_in_the_denominator(
+    run: Run, record: str
+) -> None:
+    """Whatever reaches the proof channel is untrusted data: decoding it must not raise in the
+    host (a harness error would take the sample out of the denominator); it is a failure."""
+    program = (
+        WRONG
+        + f"""
+import os
+data = ({record}).encode('utf-8', 'surrogatepass') + b'\\n'
+for fd in os.listdir('/proc/self/fd'):
+    try:
+        os.write(int(fd), data)
+    except OSError:
+        pass
+"""
+    )
+    result = run(program, "assert f() == 2")
+    assert result.status is Status.FAILED, result
+    assert result.status.is_scored
+
+
 def test_replacing_assertion_error_fails(run: Run) -> None:
     program = WRONG + "import builtins\nbuiltins.AssertionError = type('Nope', (Exception,), {})"
     result = run(program, "try:\n    assert f() == 2\nexcept Exception:\n    pass")

@@ -55,7 +55,7 @@ def grade(
     for line in lines:
         try:
             records.append(json.loads(line))
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past the decoder's depth
             records.append(None)
     genuine = [r for r in records if isinstance(r, dict) and r.get("nonce") == nonce]
     if len(lines) > 1 or (records and not genuine):
@@ -89,8 +89,20 @@ def _without_record(returncode: int, result: _Result) -> Execution:
 
 
 def _from_record(record: dict[str, Any], returncode: int, result: _Result) -> Execution:
+    """The outcome a record carrying the nonce states. It is still data from the program's
+    process: a field of the wrong type or shape fails the sample, never the harness."""
+    try:
+        return _stated(record, returncode, result)
+    except (TypeError, ValueError, RecursionError) as exc:  # pydantic's errors are ValueErrors
+        reason = f"{type(exc).__name__}: {exc}"[:300]
+        return result(Status.FAILED, exc_type="MalformedProof", message=f"proof record: {reason}")
+
+
+def _stated(record: dict[str, Any], returncode: int, result: _Result) -> Execution:
     status = str(record.get("status", "harness_error"))
     exc_type = record.get("exc_type")
+    if exc_type is not None and not isinstance(exc_type, str):
+        raise TypeError(f"exc_type is {type(exc_type).__name__}")
     message = str(record.get("message", ""))
     fields = {
         "exc_type": exc_type,
