@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,17 @@ class LoadIssue:
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: {self.reason}"
+
+
+def json_row(line: str, parse_float: Callable[[str], Any] | None = None) -> Any:
+    """One JSON line of a dataset, or ValueError saying why it is none: invalid JSON, or nested
+    deeper than the decoder goes (which would otherwise escape as RecursionError)."""
+    try:
+        return json.loads(line, parse_float=parse_float)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"invalid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise ValueError("invalid JSON: nested too deeply") from None
 
 
 class DatasetError(Exception):
@@ -51,6 +62,8 @@ def located_items(path: Path) -> tuple[list[tuple[int, Any]], int | None]:
         document = json.loads(text, parse_float=str)
     except json.JSONDecodeError as exc:
         raise DatasetError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from exc
+    except RecursionError:
+        raise DatasetError(f"{path}: invalid JSON: nested too deeply") from None
     count = None
     if isinstance(document, list):
         start = _skip(text, 0)

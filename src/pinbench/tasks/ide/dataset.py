@@ -4,13 +4,12 @@ the file can be moved to another machine and run there."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from pinbench.core import snapshots
-from pinbench.core.datasets import DatasetError, LoadIssue
+from pinbench.core.datasets import DatasetError, LoadIssue, json_row
 from pinbench.tasks.ide.cases import CASE, Case
 
 
@@ -39,8 +38,8 @@ def looks_like(path: Path) -> bool:
     try:
         with path.open(encoding="utf-8") as fh:
             first = next((line for line in fh if line.strip()), "")
-        row = json.loads(first)
-    except (OSError, ValueError, UnicodeDecodeError):
+        row = json_row(first)
+    except (OSError, ValueError):
         return False
     return isinstance(row, dict) and "scenario" in row and "snapshot" in row
 
@@ -57,11 +56,13 @@ def read(path: Path) -> tuple[list[Case], list[LoadIssue]]:
             if not line.strip():
                 continue
             try:
-                cases.append(CASE.validate_json(line))
+                cases.append(CASE.validate_python(json_row(line)))
             except ValidationError as exc:
                 first = exc.errors()[0]
                 where = ".".join(str(p) for p in first["loc"]) or "row"
                 issues.append(LoadIssue(path, lineno, f"{where}: {first['msg']}"))
+            except ValueError as exc:
+                issues.append(LoadIssue(path, lineno, str(exc)))
     for digest in sorted({case.snapshot for case in cases}):
         archive = repos_dir(path) / f"{digest}.tar.gz"
         try:

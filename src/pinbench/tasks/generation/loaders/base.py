@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,7 +9,7 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
-from pinbench.core.datasets import DatasetError, LoadIssue, describe_validation_error
+from pinbench.core.datasets import DatasetError, LoadIssue, describe_validation_error, json_row
 from pinbench.tasks.generation.problem import Problem
 
 
@@ -45,16 +44,16 @@ def load_jsonl(
                 if not line.strip():
                     continue
                 try:
-                    row = json.loads(line, parse_float=parse_float)
+                    row = json_row(line, parse_float)
                     if not isinstance(row, dict):
                         raise ValueError("row is not a JSON object")
                     result.problems.append(build(row, f"{path}:{lineno}"))
-                except json.JSONDecodeError as exc:
-                    result.issues.append(LoadIssue(path, lineno, f"invalid JSON: {exc.msg}"))
                 except ValidationError as exc:
                     result.issues.append(LoadIssue(path, lineno, describe_validation_error(exc)))
                 except ValueError as exc:
                     result.issues.append(LoadIssue(path, lineno, str(exc)))
+                except Exception as exc:  # whatever a row makes go wrong is that row's error
+                    result.issues.append(LoadIssue(path, lineno, f"{type(exc).__name__}: {exc}"))
     except UnicodeDecodeError as exc:
         raise DatasetError(f"{path}: not UTF-8 text ({exc.reason})") from exc
     return result

@@ -6,13 +6,12 @@ loader accepts the dataset directory or its dataset.jsonl; tests are looked up b
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-from pinbench.core.datasets import DatasetError, LoadIssue
+from pinbench.core.datasets import DatasetError, LoadIssue, json_row
 from pinbench.core.tests import TestKind, TestSpec
 from pinbench.tasks.generation.loaders.base import LoadResult, load_jsonl
 from pinbench.tasks.generation.normalize import (
@@ -44,8 +43,8 @@ def sniff(path: Path) -> bool:
     try:
         with dataset.open(encoding="utf-8") as fh:
             first = next((line for line in fh if line.strip()), "")
-        row = json.loads(first)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        row = json_row(first)
+    except (OSError, ValueError):
         return False
     return isinstance(row, dict) and {"example_id", "starting_code"} <= row.keys()
 
@@ -91,9 +90,9 @@ def _answers(path: Path, issues: list[LoadIssue]) -> dict[str, str]:
             if not line.strip():
                 continue
             try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                issues.append(LoadIssue(path, lineno, f"invalid JSON: {exc.msg}"))
+                row = json_row(line)
+            except ValueError as exc:
+                issues.append(LoadIssue(path, lineno, str(exc)))
                 continue
             if not (
                 isinstance(row, dict)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from pinbench.core.datasets import json_row
 from pinbench.tasks.generation.loaders.base import LoadResult, load_jsonl
 from pinbench.tasks.generation.normalize import normalize_change, normalize_release_date
 from pinbench.tasks.generation.problem import Problem
@@ -20,8 +20,8 @@ def sniff(path: Path) -> bool:
         for line in fh:
             if line.strip():
                 try:
-                    row = json.loads(line)
-                except json.JSONDecodeError:
+                    row = json_row(line)
+                except ValueError:
                     return False
                 return isinstance(row, dict) and {"id", "hidden_test", "solution"} <= row.keys()
     return False
