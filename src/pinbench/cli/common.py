@@ -142,6 +142,14 @@ FormatOpt = Annotated[
     typer.Option("--format", help=f"Dataset format ({', '.join(LOADERS)}); default: detect."),
 ]
 StrictOpt = Annotated[bool, typer.Option("--strict", help="Any malformed row is fatal (exit 2).")]
+DirectOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-direct-references",
+        help="Accept pins that name a file, URL or repository (`pkg @ file:...`): uv builds "
+        "them from the dataset's own files. Refused by default, with the row's file:line.",
+    ),
+]
 SplitOpt = Annotated[
     str, typer.Option("--split", help=f"Subset by tags: {', '.join(SPLITS)} (no heavy problems).")
 ]
@@ -161,9 +169,13 @@ def split_or_exit(problems: list[Problem], split: str) -> list[Problem]:
         fail(str(exc))
 
 
-def load_or_exit(dataset: Path, fmt: str | None, strict: bool) -> LoadResult:
+def load_or_exit(
+    dataset: Path, fmt: str | None, strict: bool, allow_direct_references: bool = False
+) -> LoadResult:
     try:
-        result = load_dataset(dataset, fmt, strict=strict)
+        result = load_dataset(
+            dataset, fmt, strict=strict, allow_direct_references=allow_direct_references
+        )
     except DatasetError as exc:
         fail(str(exc))
     for issue in result.issues:

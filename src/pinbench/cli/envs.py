@@ -13,6 +13,7 @@ import typer
 from rich.table import Table
 
 from pinbench.cli.common import (
+    DirectOpt,
     FormatOpt,
     SplitOpt,
     console,
@@ -45,6 +46,7 @@ def envs_build(
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", help="Builds at once (default: cores).")
     ] = os.cpu_count() or 2,
+    allow_direct_references: DirectOpt = False,
 ) -> None:
     """Build environments (each once; rebuilt only when its spec changes).
 
@@ -56,7 +58,8 @@ def envs_build(
     """
     specs: list[EnvSpec] = []
     if dataset is not None:
-        problems = split_or_exit(load_or_exit(dataset, fmt, False).problems, split)
+        loaded = load_or_exit(dataset, fmt, False, allow_direct_references)
+        problems = split_or_exit(loaded.problems, split)
         specs += list(dict.fromkeys(s for p in problems for s in specs_for(p, discriminative)))
     if pin:
         specs.append(EnvSpec(version=python, pins=tuple(pin)))

@@ -9,6 +9,7 @@ import typer
 from rich.text import Text
 
 from pinbench.cli.common import (
+    DirectOpt,
     FormatOpt,
     ResultsOpt,
     SplitOpt,
@@ -145,6 +146,7 @@ def run_cmd(
         Path | None, typer.Option("--json", help="Write the summary and every sample here.")
     ] = None,
     results: ResultsOpt = None,
+    allow_direct_references: DirectOpt = False,
 ) -> None:
     """Generate with a model, execute in the pinned environments, score, and store.
 
@@ -186,9 +188,12 @@ def run_cmd(
             execute=execute,
             granularity=tuple(granularity or ()),
             metric_variant=metric_variant,
+            allow_direct_references=allow_direct_references,
             **{key: value for key, value in explicit.items() if value is not None},
         )
     except api.RunError as exc:
+        for line in exc.skipped:
+            warn(line, "skipped:")
         fail(str(exc))
     for line in planned.skipped:
         warn(line, "skipped:")

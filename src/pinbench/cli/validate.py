@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pinbench.cli.common import (
+    DirectOpt,
     FormatOpt,
     SplitOpt,
     StrictOpt,
@@ -36,6 +37,7 @@ def validate_cmd(
     dataset: Annotated[Path, typer.Argument(help="Dataset file or directory, or `builtin`.")],
     fmt: FormatOpt = None,
     strict: StrictOpt = False,
+    allow_direct_references: DirectOpt = False,
     split: SplitOpt = "default",
     discriminative: Annotated[
         bool,
@@ -82,7 +84,7 @@ def validate_cmd(
         pinbench validate gitchameleon.csv --format gitchameleon1 --strict
     """
     fmt = fmt or detect_or_exit(dataset)
-    loaded = load_or_exit(dataset, fmt, strict)
+    loaded = load_or_exit(dataset, fmt, strict, allow_direct_references)
     problems = [p for p in split_or_exit(loaded.problems, split) if not only or p.id in only]
     if not problems:
         fail("no problem to validate")

@@ -35,7 +35,12 @@ from pinbench.tasks.base import Loaded, Settings
 
 
 class RunError(Exception):
-    """The run cannot start: a bad dataset, option, model or cluster (one line)."""
+    """The run cannot start: a bad dataset, option, model or cluster (one line), with the
+    dataset rows that were skipped on the way, if any."""
+
+    def __init__(self, message: str, skipped: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.skipped = skipped
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,7 @@ def plan(
     only: tuple[str, ...] = (),
     preset: str | None = None,
     jobs: int | None = None,
+    allow_direct_references: bool = False,
     **settings: Any,
 ) -> Plan:
     """Read the dataset for the task and fix the configuration: the preset's values (greedy by
@@ -91,6 +97,7 @@ def plan(
         cot=bool(values.get("cot", False)),
         granularity=tuple(values.get("granularity", ())),
         metric_variant=str(values.get("metric_variant", "versicode")),
+        allow_direct_references=allow_direct_references,
     )
     try:
         loaded = registry.load(task, options)
@@ -100,8 +107,8 @@ def plan(
         wanted = set(only)
         loaded.items = [item for item in loaded.items if item.id in wanted]
     if not loaded.items:
-        skipped = f" ({len(loaded.skipped)} skipped; the first: {loaded.skipped[0]})"
-        raise RunError("no problem to run" + (skipped if loaded.skipped else ""))
+        skipped = f" ({len(loaded.skipped)} rows skipped)" if loaded.skipped else ""
+        raise RunError("no problem to run" + skipped, tuple(loaded.skipped))
     try:
         config = RunConfig(
             model=model,

@@ -146,6 +146,7 @@ class Settings:
     cot: bool = False  # generation: zero-shot chain of thought
     granularity: tuple[str, ...] = ()  # completion: token, line, block (empty: all)
     metric_variant: str = "versicode"  # completion, editing: the string metrics' definition
+    allow_direct_references: bool = False  # pins naming a file, URL or repository
 
 
 @dataclass

@@ -21,7 +21,9 @@ class GenerationFamily:
 
     def load(self, name: str, settings: Settings) -> Loaded:
         fmt = settings.format or detect_format(settings.dataset)
-        loaded = load_dataset(settings.dataset, fmt)
+        loaded = load_dataset(
+            settings.dataset, fmt, allow_direct_references=settings.allow_direct_references
+        )
         try:
             problems = select_split(loaded.problems, settings.split)
         except ValueError as exc:

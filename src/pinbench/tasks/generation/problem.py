@@ -7,11 +7,14 @@ from datetime import date
 from enum import StrEnum
 
 from packaging.requirements import InvalidRequirement, Requirement
+from packaging.version import InvalidVersion, Version
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from pinbench.core.env import EnvSpec
 from pinbench.core.tests import TestSpec
 from pinbench.envs.python.spec import pinned_spec, requirement_pins
+
+_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")  # PEP 508's distribution name
 
 
 class ChangeCategory(StrEnum):
@@ -33,6 +36,23 @@ class ChangeType(BaseModel):
     raw: str = ""
 
 
+def _version(value: str) -> str:
+    try:
+        Version(value)
+    except InvalidVersion:
+        raise ValueError(f"version {value!r} is not a version (PEP 440)") from None
+    return value
+
+
+def _pins(value: tuple[str, ...]) -> tuple[str, ...]:
+    for pin in value:
+        try:
+            Requirement(pin)
+        except InvalidRequirement as exc:
+            raise ValueError(f"extra pin {pin!r} is not a requirement: {exc}") from exc
+    return value
+
+
 class Contrast(BaseModel):
     """Another version of the same library, where the reference solution must fail: it proves a
     problem depends on the version it pins (`validate --discriminative`)."""
@@ -45,6 +65,16 @@ class Contrast(BaseModel):
     solution: str | None = Field(
         default=None, description="a complete program solving the problem on this version"
     )
+
+    @field_validator("version")
+    @classmethod
+    def _version_is_a_version(cls, value: str) -> str:
+        return _version(value)
+
+    @field_validator("extra_pins")
+    @classmethod
+    def _pins_parse(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return _pins(value)
 
 
 class Problem(BaseModel):
@@ -81,6 +111,18 @@ class Problem(BaseModel):
     contrast: Contrast | None = None
     origin: str = Field(default="", description="file:line the problem was read from")
 
+    @field_validator("library")
+    @classmethod
+    def _library_is_a_name(cls, value: str) -> str:
+        if not _NAME.fullmatch(value):
+            raise ValueError(f"library {value!r} is not a distribution name")
+        return value
+
+    @field_validator("version")
+    @classmethod
+    def _version_is_a_version(cls, value: str) -> str:
+        return _version(value)
+
     @field_validator("python_version")
     @classmethod
     def _python_version_shape(cls, value: str | None) -> str | None:
@@ -88,15 +130,10 @@ class Problem(BaseModel):
             raise ValueError(f"python_version {value!r} is not like '3.9'")
         return value
 
-    @field_validator("extra_pins")
+    @field_validator("extra_pins", "harness_pins")
     @classmethod
     def _pins_parse(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        for pin in value:
-            try:
-                Requirement(pin)
-            except InvalidRequirement as exc:
-                raise ValueError(f"extra pin {pin!r} is not a requirement: {exc}") from exc
-        return value
+        return _pins(value)
 
     @field_validator("release_date")
     @classmethod
@@ -104,6 +141,14 @@ class Problem(BaseModel):
         if value is not None and not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", value):
             raise ValueError(f"release_date {value!r} is not 'YYYY-MM'")
         return value
+
+    @property
+    def direct_references(self) -> list[str]:
+        """Requirements that name a file, URL or repository rather than an index release:
+        building them would run dataset content on the host (refused unless allowed)."""
+        contrast = self.contrast.extra_pins if self.contrast else ()
+        pins = (*self.extra_pins, *self.harness_pins, *contrast)
+        return [pin for pin in pins if Requirement(pin).url is not None]
 
     @property
     def pins(self) -> tuple[str, ...]:

@@ -46,7 +46,9 @@ class VersiCodeFamily:
             completion, editing, fmt = loaded.completion, loaded.editing, "versicode"
         else:
             fmt = settings.format or detect_format(settings.dataset)
-            dataset = load_dataset(settings.dataset, fmt)
+            dataset = load_dataset(
+                settings.dataset, fmt, allow_direct_references=settings.allow_direct_references
+            )
             skipped = [str(issue) for issue in dataset.issues]
             try:
                 problems = select_split(dataset.problems, settings.split)

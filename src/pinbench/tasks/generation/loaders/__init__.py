@@ -31,8 +31,16 @@ def detect_format(path: Path) -> str:
     return matches[0]
 
 
-def load_dataset(path: Path, fmt: str | None = None, *, strict: bool = False) -> LoadResult:
-    """Load every readable problem; malformed rows become issues, or an error under `strict`."""
+def load_dataset(
+    path: Path,
+    fmt: str | None = None,
+    *,
+    strict: bool = False,
+    allow_direct_references: bool = False,
+) -> LoadResult:
+    """Load every readable problem; malformed rows become issues, or an error under `strict`.
+    A problem whose pins are direct references (`name @ file:…`, a URL, a repository) is one
+    too, unless allowed: uv would build it from the dataset's own files."""
     name = fmt or detect_format(path)
     loader = LOADERS.get(name)
     if loader is None:
@@ -40,9 +48,25 @@ def load_dataset(path: Path, fmt: str | None = None, *, strict: bool = False) ->
     if not path.exists() and name != builtin.name:
         raise DatasetError(f"{path}: no such file or directory")
     result = _drop_duplicates(loader.load(path), path)
+    if not allow_direct_references:
+        result = _refuse_direct_references(result, path)
+    result.issues.sort(key=lambda issue: (str(issue.path), issue.line))
     if strict and result.issues:
         raise DatasetError("\n".join(str(issue) for issue in result.issues))
     return result
+
+
+def _refuse_direct_references(result: LoadResult, path: Path) -> LoadResult:
+    kept = LoadResult(issues=list(result.issues))
+    for problem in result.problems:
+        direct = problem.direct_references
+        if not direct:
+            kept.problems.append(problem)
+            continue
+        where, line = _location(problem.origin, path)
+        reason = f"{problem.id}: direct references {', '.join(direct)} (--allow-direct-references)"
+        kept.issues.append(LoadIssue(where, line, reason))
+    return kept
 
 
 def _drop_duplicates(result: LoadResult, path: Path) -> LoadResult:
