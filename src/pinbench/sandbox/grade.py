@@ -138,7 +138,7 @@ def _hit_a_limit(exc_type: object, message: str) -> bool:
 
 def _tests_of(record: dict[str, Any]) -> dict[str, int]:
     tests = dict(record.get("tests") or {})
-    for key in ("network", "root_writable", "uid"):  # probe facts travel in the same field
+    for key in ("network", "root_writable", "uid", "keyring"):  # probe facts, in the same field
         if key in record:
             tests[key] = int(record[key])
     return {k: int(v) for k, v in tests.items() if isinstance(v, (int, bool))}

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from pinbench.core.outcome import Limits, Status
 from pinbench.sandbox.isolation import FULL, NONE, USERNS, Isolation
-from pinbench.sandbox.process import run_job
+from pinbench.sandbox.process import run_job, syscall_filter
 
 
 def probe(python: Path, isolation: Isolation) -> tuple[bool, str]:
@@ -28,6 +28,8 @@ def probe(python: Path, isolation: Isolation) -> tuple[bool, str]:
         return False, "root filesystem still writable"
     if isolation.drop_uid and record.get("uid", 0) == 0:
         return False, "still running as root"
+    if syscall_filter() and record.get("keyring", 1):
+        return False, "the syscall filter did not hold (the kernel keyring is reachable)"
     return True, ""
 
 

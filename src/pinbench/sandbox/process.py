@@ -5,11 +5,13 @@ and its proof record read back for grading."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import secrets
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from pinbench.core.outcome import Execution, Limits, Status
+from pinbench.sandbox import seccomp
 from pinbench.sandbox.cgroups import pids_cgroup, pids_root
 from pinbench.sandbox.environ import sandbox_environ, visible_paths
 from pinbench.sandbox.grade import grade
@@ -26,6 +29,20 @@ from pinbench.sandbox.warm import ServerBroken, WarmServer
 RUNNER = Path(__file__).parent / "inside" / "_runner.py"
 MAX_PROOF_BYTES = 1 << 20
 _UIDS = UidPool()
+
+
+def syscall_filter() -> str:
+    """The filter every execution installs; without libseccomp, none, said once and loudly."""
+    try:
+        return seccomp.program()
+    except seccomp.SeccompUnavailable as exc:
+        _warn_once(str(exc))
+        return ""
+
+
+@functools.cache
+def _warn_once(message: str) -> None:
+    print(f"WARNING: pinbench runs programs without a syscall filter: {message}", file=sys.stderr)
 
 
 def run_job(
@@ -43,6 +60,7 @@ def run_job(
             limits=limits,
         )
     job["keep"] = visible_paths(python)
+    job["seccomp"] = syscall_filter()
     job["limits"] = {
         "wall_seconds": limits.wall_seconds,
         "address_space": limits.address_space_bytes,

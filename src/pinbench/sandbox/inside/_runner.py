@@ -29,6 +29,9 @@ MS_REC = 16384
 MS_PRIVATE = 1 << 18
 PR_SET_PDEATHSIG = 1
 PR_SET_NO_NEW_PRIVS = 38
+PR_SET_SECCOMP = 22
+SECCOMP_MODE_FILTER = 2
+KEY_SPEC_USER_KEYRING = -4
 WORKDIR = "/tmp/pinbench-work"  # the program's cwd and $HOME: writable
 CODEDIR = "/tmp/pinbench-code"  # program and tests: read-only, first on sys.path
 
@@ -37,6 +40,25 @@ _libc = ctypes.CDLL(None, use_errno=True)
 
 class SetupError(Exception):
     """An isolation step that was asked for could not be applied."""
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def _install_seccomp(encoded):
+    """The host's syscall filter (libseccomp's BPF, base64), for this process and every process
+    it starts; no_new_privs first, as the kernel requires of an unprivileged filter."""
+    if not encoded:
+        return
+    import base64
+
+    bpf = base64.b64decode(encoded)
+    buf = ctypes.create_string_buffer(bpf, len(bpf))
+    prog = _SockFprog(len(bpf) // 8, ctypes.cast(buf, ctypes.c_void_p))
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+    ret = _libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0)
+    _check(ret, "seccomp")
 
 
 def _check(ret, what):
@@ -741,6 +763,11 @@ def _probe(job, record):
     record["uid"] = os.getuid()
     record["pid"] = os.getpid()
     record["root_writable"] = _probe_writable("/")
+    # the kernel keyring is shared across executions unless the syscall filter denies it
+    key = _libc.syscall(
+        _add_key_number(), b"user", b"pinbench-probe", b"x", 1, KEY_SPEC_USER_KEYRING
+    )
+    record["keyring"] = key >= 0
     try:
         import socket
 
@@ -755,6 +782,13 @@ def _probe(job, record):
         record["interfaces"] = interfaces
     except OSError:
         record["network"] = False
+
+
+def _add_key_number():
+    """add_key's number on this machine (the probe runs where ctypes has no syscall names)."""
+    import platform
+
+    return {"x86_64": 248, "aarch64": 217}.get(platform.machine(), -1)
 
 
 def _reap_until(worker, exit_now):
@@ -1041,6 +1075,7 @@ def run_job(job, in_server):
             _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
         sys.path[:0] = [CODEDIR, WORKDIR]
         sys.dont_write_bytecode = True
+        _install_seccomp(job.get("seccomp"))  # last: the setup above needs what it denies
     except Exception:
         record["message"] = "sandbox setup failed: %s" % (sys.exc_info()[1],)
         record["trace"] = _short_trace(sys.exc_info())
