@@ -52,3 +52,21 @@ def test_a_well_formed_record_is_still_read() -> None:
     record = {"nonce": NONCE, "status": "passed", "tests": {"collected": 2, "passed": 2}}
     result = _graded(json.dumps(record).encode() + b"\n", returncode=0)
     assert result.status is Status.PASSED and result.tests == {"collected": 2, "passed": 2}
+
+
+@pytest.mark.parametrize("status", ["harness_error", "environment_error", "no-such-status"])
+def test_an_infrastructure_status_stated_by_a_record_is_marked_as_the_program_s_claim(
+    status: str,
+) -> None:
+    """Only the harness's own evidence can take a sample out of the denominator: a record's
+    word for it is a claim the runner weighs against the reference (tests/test_infrastructure_
+    claims.py)."""
+    result = _graded(json.dumps({"nonce": NONCE, "status": status}).encode() + b"\n")
+    assert result.status.is_infrastructure and result.claimed
+
+
+def test_a_missing_resource_in_the_error_text_is_a_claim_too() -> None:
+    record = {"nonce": NONCE, "status": "failed", "exc_type": "LookupError",
+              "message": "Resource wordnet not found. nltk.download('wordnet')"}  # fmt: skip
+    result = _graded(json.dumps(record).encode() + b"\n")
+    assert result.status is Status.ENVIRONMENT_ERROR and result.claimed

@@ -106,6 +106,11 @@ class Execution(BaseModel):
     isolation: str = ""
     path: str = Field(default="cold", description="cold (fresh interpreter) or warm (forked)")
     cached: bool = Field(default=False, description="served from the outcome cache")
+    claimed: bool = Field(
+        default=False,
+        description="an infrastructure outcome resting on what the program's own process "
+        "reported (its record or its error text), not on the harness's evidence",
+    )
     limits: Limits = Field(default_factory=Limits)
 
     @property

@@ -63,6 +63,7 @@ class Runner:
         self.run_id = config.run_id
         self._envs: dict[EnvSpec, asyncio.Future[EnvHandle | Exception]] = {}
         self._deadlines: dict[str, asyncio.Future[float]] = {}
+        self._references: dict[str, Execution] = {}  # item -> its reference's calibration run
         self._requests = {"asked": 0, "cached": 0, "errors": 0}
         self._cap = Limits(wall_seconds=config.timeout_cap, cpu_seconds=int(config.timeout_cap))
         self._model_errors: dict[str, ModelErrors] = {}
@@ -300,7 +301,9 @@ class Runner:
         assert item.hidden_test is not None
         deadline = await self._deadline(item, env)
         limits = self._cap.model_copy(update={"wall_seconds": deadline})
-        hidden = await self._run(env, item, record.program, item.hidden_test, limits)
+        hidden = self._weigh_claim(
+            item, await self._run(env, item, record.program, item.hidden_test, limits)
+        )
         update: dict[str, Any] = {
             "status": hidden.status,
             "exc_type": hidden.exc_type,
@@ -314,6 +317,26 @@ class Runner:
             update["visible_status"] = visible.status
             update["feedback"] = "" if visible.passed else _error_text(visible)
         return record.model_copy(update=update)
+
+    def _weigh_claim(self, item: Item[Any], hidden: Execution) -> Execution:
+        """An infrastructure outcome the program's own process claimed (a missing library in
+        its error text, a status in its record) stands only if the harness's evidence agrees:
+        the reference program, run in the same environment, met infrastructure too. Else the
+        sample failed, and stays in the denominator."""
+        reference = self._references.get(item.id)
+        if not (hidden.claimed and hidden.status.is_infrastructure) or reference is None:
+            return hidden
+        if reference.status.is_infrastructure:
+            return hidden
+        message = f"claimed {hidden.status.value} ({hidden.message[:300]}); the reference ran here"
+        return hidden.model_copy(
+            update={
+                "status": Status.FAILED,
+                "exc_type": hidden.exc_type or "InfrastructureClaim",
+                "message": message,
+                "claimed": False,
+            }
+        )
 
     async def _run(
         self, env: EnvHandle, item: Item[Any], program: str, test: TestSpec, limits: Limits
@@ -348,6 +371,7 @@ class Runner:
             try:
                 assert item.hidden_test is not None
                 reference = await self._run(env, item, item.reference, item.hidden_test, self._cap)
+                self._references[item.id] = reference
                 calibration = Calibration(
                     reference_seconds=reference.seconds, cap_seconds=self._cap.wall_seconds
                 )

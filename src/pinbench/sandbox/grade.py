@@ -119,11 +119,13 @@ def _stated(record: dict[str, Any], returncode: int, result: _Result) -> Executi
         return result(Status.RESOURCE_LIMIT, **fields)
     lacking = missing_resource(exc_type, message, str(fields["trace"]))
     if lacking:
-        return result(Status.ENVIRONMENT_ERROR, **{**fields, "message": f"{lacking} ({message})"})
+        claim = {**fields, "message": f"{lacking} ({message})", "claimed": True}
+        return result(Status.ENVIRONMENT_ERROR, **claim)
     try:
-        return result(Status(status), **fields)
+        stated = Status(status)
     except ValueError:
-        return result(Status.HARNESS_ERROR, **fields)
+        stated = Status.HARNESS_ERROR
+    return result(stated, **fields, claimed=stated.is_infrastructure)
 
 
 # EAGAIN (fork refused: process limit), EFBIG (file size limit), ENOSPC (scratch space full)
