@@ -38,6 +38,19 @@ def json_row(line: str, parse_float: Callable[[str], Any] | None = None) -> Any:
         raise ValueError("invalid JSON: nested too deeply") from None
 
 
+def first_row(path: Path) -> dict[str, Any] | None:
+    """The first non-blank line of a JSON-lines file as an object, or None when the file cannot
+    be read, the line is not JSON, or it is not an object: what a format's sniffer looks at.
+    Bytes that are not UTF-8 are replaced: the loader, not the sniffer, reports them by line."""
+    try:
+        with path.open(encoding="utf-8", errors="replace") as fh:
+            line = next((line for line in fh if line.strip()), "")
+        row = json_row(line)
+    except (OSError, ValueError):
+        return None
+    return row if isinstance(row, dict) else None
+
+
 class DatasetError(Exception):
     """The dataset cannot be read at all (missing, unknown format, or malformed under --strict)."""
 

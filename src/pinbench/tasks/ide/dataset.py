@@ -9,7 +9,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from pinbench.core import snapshots
-from pinbench.core.datasets import DatasetError, LoadIssue, json_row
+from pinbench.core.datasets import DatasetError, LoadIssue, first_row, json_row
 from pinbench.tasks.ide.cases import CASE, Case
 
 
@@ -35,13 +35,8 @@ def looks_like(path: Path) -> bool:
     """A JSONL file whose first row is an IDE case."""
     if not path.is_file() or path.suffix != ".jsonl":
         return False
-    try:
-        with path.open(encoding="utf-8") as fh:
-            first = next((line for line in fh if line.strip()), "")
-        row = json_row(first)
-    except (OSError, ValueError):
-        return False
-    return isinstance(row, dict) and "scenario" in row and "snapshot" in row
+    row = first_row(path)
+    return row is not None and "scenario" in row and "snapshot" in row
 
 
 def read(path: Path) -> tuple[list[Case], list[LoadIssue]]:

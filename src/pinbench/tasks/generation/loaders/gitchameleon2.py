@@ -11,7 +11,7 @@ from pathlib import Path
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-from pinbench.core.datasets import DatasetError, LoadIssue, json_row
+from pinbench.core.datasets import DatasetError, LoadIssue, first_row, json_row
 from pinbench.core.tests import TestKind, TestSpec
 from pinbench.tasks.generation.loaders.base import LoadResult, load_jsonl
 from pinbench.tasks.generation.normalize import (
@@ -40,13 +40,8 @@ def sniff(path: Path) -> bool:
     dataset = _dataset_file(path)
     if dataset is None:
         return False
-    try:
-        with dataset.open(encoding="utf-8") as fh:
-            first = next((line for line in fh if line.strip()), "")
-        row = json_row(first)
-    except (OSError, ValueError):
-        return False
-    return isinstance(row, dict) and {"example_id", "starting_code"} <= row.keys()
+    row = first_row(dataset)
+    return row is not None and {"example_id", "starting_code"} <= row.keys()
 
 
 def load(path: Path, *, solutions: Path | None = None) -> LoadResult:

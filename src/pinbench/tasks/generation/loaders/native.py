@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pinbench.core.datasets import json_row
+from pinbench.core.datasets import first_row
 from pinbench.tasks.generation.loaders.base import LoadResult, load_jsonl
 from pinbench.tasks.generation.normalize import normalize_change, normalize_release_date
 from pinbench.tasks.generation.problem import Problem
@@ -16,15 +16,8 @@ def sniff(path: Path) -> bool:
     """A .jsonl file whose first non-blank row has pinbench's required keys."""
     if not path.is_file() or path.suffix != ".jsonl":
         return False
-    with path.open(encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            if line.strip():
-                try:
-                    row = json_row(line)
-                except ValueError:
-                    return False
-                return isinstance(row, dict) and {"id", "hidden_test", "solution"} <= row.keys()
-    return False
+    row = first_row(path)
+    return row is not None and {"id", "hidden_test", "solution"} <= row.keys()
 
 
 def load(path: Path) -> LoadResult:
