@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pinbench.core.env import EnvError, EnvSpec
-from pinbench.core.paths import envs_dir
+from pinbench.core.paths import envs_dir, uv_cache_dir
 from pinbench.envs.python import builder
 from pinbench.envs.python.builder import Resolution, ensure, resolve
 from pinbench.envs.python.interpreters import Interpreter, discover
@@ -124,7 +124,7 @@ def test_failed_build_leaves_no_half_env_and_keeps_its_log() -> None:
 
 def test_concurrent_builders_of_one_key_wait_and_build_once(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    env = {**os.environ, "PINBENCH_HOME": str(home), "UV_CACHE_DIR": str(builder.uv_cache_dir())}
+    env = {**os.environ, "PINBENCH_HOME": str(home), "UV_CACHE_DIR": str(uv_cache_dir())}
     code = (
         "from pinbench.envs.python.builder import ensure; from pinbench.core.env import EnvSpec;"
         f"e = ensure(EnvSpec(version='3.11', pins=({PYTEST_PIN!r},))); print(e.reused, e.path)"
@@ -159,7 +159,7 @@ def test_second_environment_of_the_same_wheels_costs_under_5_mb(tmp_path: Path) 
 
 def test_gc_removes_environments(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PINBENCH_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("UV_CACHE_DIR", str(builder.uv_cache_dir()))
+    monkeypatch.setenv("UV_CACHE_DIR", str(uv_cache_dir()))
     env = ensure(EnvSpec(version="3.11", pins=(PYTEST_PIN,)))
     assert [row["key"] for row in builder.list_envs()] == [env.key]
     assert builder.find(env.key[:8]) == env.path
@@ -220,15 +220,17 @@ def test_a_pin_published_only_as_source_builds_on_the_requested_interpreter() ->
 def test_a_source_build_runs_todays_setuptools_and_installs_the_eras() -> None:
     # tornado 5.0.0 (2018) is an sdist only; setuptools of 2018 calls HTMLParser.unescape,
     # which Python 3.9 removed, so it cannot build there. The usual way (pip) builds with
-    # today's setuptools; the environment keeps setuptools of the era, but no older than the
-    # interpreter (that of 2018 does not even import on 3.10).
+    # today's setuptools, as the sandboxed build does, in a build environment of its own; the
+    # environment keeps setuptools of the era, but no older than the interpreter (that of
+    # 2018 does not even import on 3.10).
     env = ensure(EnvSpec(version="3.10", pins=("tornado==5.0.0",)))
     era = json.loads((env.path / builder.MANIFEST).read_text())["era"]
     assert era["source_builds"] == ["tornado"]  # and nothing else
-    (setuptools,) = [pin for pin in era["era_pins"] if pin.startswith("setuptools==")]
+    (wheel,) = era["built_wheels"]
+    assert wheel.startswith("tornado-5.0-cp310-")
     code = "import tornado, setuptools; print(tornado.version, setuptools.__version__)"
     tornado, installed = _run(env.python, code).split()
-    assert tornado == "5.0" and f"setuptools=={installed}" == setuptools
+    assert tornado == "5.0"
     assert 57 <= int(installed.split(".")[0]) < 60  # of October 2021, Python 3.10's release
 
 
@@ -255,7 +257,7 @@ def test_a_failed_build_is_remembered_and_not_retried(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PINBENCH_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("UV_CACHE_DIR", str(builder.uv_cache_dir()))
+    monkeypatch.setenv("UV_CACHE_DIR", str(uv_cache_dir()))
     spec = EnvSpec(version="3.11", pins=("pytest==8.3.4", "pluggy==0.13.1"))  # unsatisfiable
     with pytest.raises(EnvError) as first:
         ensure(spec)

@@ -22,10 +22,11 @@ from filelock import FileLock
 from packaging.utils import canonicalize_name
 
 from pinbench.core.paths import cache_root
+from pinbench.core.sysroot import LINK, MANIFEST, library_dirs, sandbox_paths
 
-MANIFEST = "pinbench-sysroot.json"
+__all__ = ["LINK", "MANIFEST", "library_dirs", "packages_for", "root_for", "sandbox_paths"]
+
 _LAYOUT = 2  # 2: development links (libsndfile.so) beside the runtime libraries
-LINK = "sysroot"  # an environment's link to its root
 
 # Python distribution -> the Debian packages it needs at run time (and cannot get from wheels).
 NEEDS: dict[str, tuple[str, ...]] = {
@@ -76,24 +77,6 @@ def root_for(packages: tuple[str, ...]) -> Path:
         (scratch / MANIFEST).write_text(json.dumps(manifest, indent=2))
         scratch.rename(final)
     return final
-
-
-def library_dirs(root: Path) -> list[str]:
-    """The directories of a root's shared libraries, relative to its `root/`."""
-    try:
-        return list(json.loads((root / MANIFEST).read_text()).get("library_dirs", []))
-    except (OSError, ValueError):
-        return []
-
-
-def sandbox_paths(env_prefix: Path) -> tuple[list[str], list[str]]:
-    """(bin directories, library directories) of an environment's root; empty without one."""
-    link = env_prefix / LINK
-    if not link.is_symlink():
-        return [], []
-    root = link.resolve() / "root"
-    bins = [str(root / d) for d in ("usr/bin", "bin") if (root / d).is_dir()]
-    return bins, [str(root / d) for d in library_dirs(link)]
 
 
 def _unpack(packages: tuple[str, ...], scratch: Path) -> list[str]:

@@ -7,14 +7,14 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from pinbench.envs import system
+from pinbench.core import sysroot
 
 # Only these variables reach a sandboxed program; nothing from the host's environment does.
 _THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")
 
 
 def sandbox_environ(python: Path) -> dict[str, str]:
-    bins, libs = system.sandbox_paths(python.absolute().parent.parent)
+    bins, libs = sysroot.sandbox_paths(python.absolute().parent.parent)
     env = {
         "PATH": ":".join([str(python.parent), *bins, "/usr/local/bin", "/usr/bin", "/bin"]),
         "HOME": "/tmp/pinbench-work",
@@ -42,6 +42,6 @@ def _visible_paths(python: Path) -> tuple[str, ...]:
     # environment's interpreter link does not change while pinbench runs.
     env_prefix = python.absolute().parent.parent
     base_prefix = python.resolve().parent.parent
-    sysroot = env_prefix / system.LINK
-    roots = [str(sysroot.resolve())] if sysroot.is_symlink() else []
+    link = env_prefix / sysroot.LINK
+    roots = [str(link.resolve())] if link.is_symlink() else []
     return tuple(sorted({str(env_prefix), str(base_prefix), *roots}))

@@ -163,7 +163,7 @@ def _cold(
     """A fresh interpreter running the runner: (exit status, killed by the deadline)."""
     out, err, proof = fds
     proc = subprocess.Popen(
-        [str(python), "-I", "-B", str(RUNNER)],
+        [str(python), "-I", "-S", "-B", str(RUNNER)],
         stdin=subprocess.PIPE,
         stdout=out,
         stderr=err,

@@ -78,7 +78,7 @@ class WarmServer:
         }
         try:
             self._proc = subprocess.Popen(
-                [str(python), "-I", "-B", str(SERVER)],
+                [str(python), "-I", "-S", "-B", str(SERVER)],
                 stdin=subprocess.PIPE,
                 stdout=self._log,
                 stderr=self._log,

@@ -21,15 +21,16 @@ from functools import cache
 from pathlib import Path
 
 from filelock import FileLock
-from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
 
 from pinbench.core.env import EnvError, EnvSpec
-from pinbench.core.paths import envs_dir, uv_cache_dir
+from pinbench.core.paths import envs_dir
 from pinbench.envs import system
-from pinbench.envs.python import era, index, tools
+from pinbench.envs.python import era, index, sdists, tools
 from pinbench.envs.python.era import Plan
 from pinbench.envs.python.imports import pinned_modules
-from pinbench.envs.python.interpreters import Interpreter, discover, uv_binary
+from pinbench.envs.python.interpreters import Interpreter, discover, uv_binary, uv_environ
 
 BUILDER_VERSION = 3  # 3: harness tools per interpreter, wheels-first era resolution, base floor
 MANIFEST = "pinbench-env.json"
@@ -329,30 +330,18 @@ def build(resolution: Resolution) -> Environment:
     return Environment(key, final, resolution, reused=False)
 
 
-_PASSED_TO_UV = ("PATH", "LANG", "LC_ALL", "SSL_CERT_FILE", "SSL_CERT_DIR", "UV_INDEX_URL")
-_PROXIES = ("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY")
 _MAX_ATTEMPTS = 24  # each failed attempt is a resolution only: about a second
 
 
-def _uv_env(home: Path) -> dict[str, str]:
-    """uv's environment: what it needs to reach the index and nothing else. A source build
-    runs a package's own code, which must not see the user's secrets (API keys, tokens)."""
-    names = (*_PASSED_TO_UV, *_PROXIES, *(n.lower() for n in _PROXIES))
-    env = {name: os.environ[name] for name in names if name in os.environ}
-    return {
-        **env,
-        "HOME": str(home),
-        "UV_CACHE_DIR": str(uv_cache_dir()),
-        "UV_NO_CONFIG": "1",
-        "UV_PYTHON_DOWNLOADS": "never",
-        "UV_LINK_MODE": "hardlink",
-    }
-
-
 def _install(resolution: Resolution, target: Path) -> Plan:
-    """Create the venv and install into it, wheels first; returns the plan that worked."""
+    """Create the venv and install into it from wheels only; returns the plan that worked.
+
+    uv is pointed at the base interpreter and the venv as a prefix: it never starts the new
+    environment's interpreter, whose startup would run the `.pth` files and `sitecustomize`
+    of the packages just installed, on the host. A package that has no wheel at any date is
+    built in the sandbox (`sdists`) and offered to uv from a directory of such wheels."""
     uv = uv_binary()
-    env = _uv_env(target.parent)
+    env = uv_environ(target.parent)
     python = str(resolution.interpreter.path)
     minor = (resolution.interpreter.version[0], resolution.interpreter.version[1])
     log_lines: list[str] = []
@@ -370,34 +359,74 @@ def _install(resolution: Resolution, target: Path) -> Plan:
     exempt = tools.exempt_packages((*spec.extras, *spec.harness), spec.pins)
     plan.cutoffs.update(dict.fromkeys(exempt, tools.TOOLS_DATE))
     plan.floor_base_packages(minor)
-    target_python = str(target / "bin" / "python")
+    links = target / ".pinbench-wheels"  # the wheels built for this environment, for uv
+    install = [uv, "pip", "install", "--python", python, "--prefix", str(target)]
     # The pins first; then a dataset harness's own installs, as that harness makes them.
     for step in (resolution.packages, list(spec.harness)):
         attempts = 0
         while step:
-            if plan.allow_build and "LIBRARY_PATH" not in env:
-                env.update(_build_environ(spec.pins))  # what a pin's source build links
-            cmd = [uv, "pip", "install", "--python", target_python, *plan.uv_args()]
-            done = run([*cmd, *plan.requirements(step)])
+            found = ["--find-links", str(links)] if plan.wheels else []
+            done = run([*install, *plan.uv_args(), *found, *step])
             if done.returncode == 0:
                 break
             attempts += 1
             if attempts == _MAX_ATTEMPTS or not plan.learn(done.stderr, minor):
                 raise _failure(resolution, done.stderr, log_lines)
+            _build_pending(plan, resolution, links, log_lines)
+    shutil.rmtree(links, ignore_errors=True)
+    _relocate_scripts(target, resolution.interpreter.path)
     return plan
 
 
-def _build_environ(pins: tuple[str, ...]) -> dict[str, str]:
-    """Where a source build finds the system libraries its pins need (rtree's libspatialindex)."""
-    packages = system.packages_for(Requirement(pin).name for pin in pins)
-    if not packages:
-        return {}
-    try:
-        root = system.root_for(packages)
-    except system.SystemError_:
-        return {}  # the build fails and its log says on what
-    libs = ":".join(str(root / "root" / d) for d in system.library_dirs(root))
-    return {"LD_LIBRARY_PATH": libs, "LIBRARY_PATH": libs}
+def _build_pending(plan: Plan, resolution: Resolution, links: Path, log: list[str]) -> None:
+    """Build, in the sandbox, the wheels of the packages the plan found no wheel for."""
+    minor = (resolution.interpreter.version[0], resolution.interpreter.version[1])
+    pinned: dict[str, Version] = {}
+    for pin in resolution.spec.pins:
+        exact = index.pinned_version(pin)
+        if exact is not None:
+            pinned[canonicalize_name(exact[0])] = exact[1]
+    for name in sorted(plan.pending):
+        try:
+            sdist = sdists.choose(name, minor, pinned=pinned.get(name), cutoff=plan.cutoff(name))
+            built = sdists.wheel_for(name, sdist, resolution.interpreter)
+        except (sdists.BuildFailed, index.IndexUnavailable) as exc:
+            log.append(f"source build of {name}: {exc}")
+            raise EnvError(
+                f"{' '.join(resolution.spec.pins)}: {exc}",
+                getattr(exc, "log", None) or _write_log(resolution.key, log),
+            ) from exc
+        log.append(f"built in the sandbox: {built.wheel.name}")
+        links.mkdir(exist_ok=True)
+        linked = links / built.wheel.name
+        if not linked.exists():
+            try:
+                os.link(built.wheel, linked)
+            except OSError:  # the store on another filesystem
+                shutil.copyfile(built.wheel, linked)
+        plan.wheels[name] = built.wheel
+    plan.pending.clear()
+
+
+# How a relocatable venv's console script finds its interpreter: beside itself.
+_RELOCATABLE = (
+    b"#!/bin/sh\n"
+    b'\'\'\'exec\' "$(dirname -- "$(realpath -- "$0")")"/\'python\' "$0" "$@"\n'
+    b"' '''\n"
+)
+
+
+def _relocate_scripts(env: Path, base: Path) -> None:
+    """Installed with `--prefix`, console scripts start the base interpreter; give them the
+    environment's own, found relative to the script (as a relocatable venv's scripts do)."""
+    shebang = b"#!" + str(base).encode()
+    for script in (env / "bin").iterdir():
+        if script.is_symlink() or not script.is_file():
+            continue
+        with script.open("rb") as fh:
+            first = fh.readline()
+        if first.rstrip(b"\r\n") == shebang:
+            script.write_bytes(_RELOCATABLE + script.read_bytes()[len(first) :])
 
 
 def _failure(resolution: Resolution, stderr: str, log_lines: list[str]) -> EnvError:
@@ -464,7 +493,8 @@ def _bytecode(env: Path, interpreter: Interpreter) -> tuple[int, int]:
 def _compile(env: Path, sources: list[Path]) -> None:
     """Compile `sources` with the environment's own interpreter, in parallel."""
     subprocess.run(
-        [str(env / "bin" / "python"), "-m", "compileall", "-q", "-j", "0", "-i", "-"],
+        # -S: no site, so no installed package's `.pth` or `sitecustomize` runs on the host
+        [str(env / "bin" / "python"), "-S", "-m", "compileall", "-q", "-j", "0", "-i", "-"],
         input="\n".join(map(str, sources)),
         text=True,
         capture_output=True,

@@ -6,7 +6,9 @@ the problem pins (numpy of 2020 on Python 3.10): resolving there compiles numpy 
 which fails or takes half an hour. So resolution runs wheels-only first; each package uv names
 as lacking wheels (or as filtered out by the date) gets its own later cutoff, the first day a
 fitting wheel existed (`--exclude-newer-package`), and uv tries again. A source build is
-allowed only when no cutoff can help: some package has no fitting wheel at any date.
+needed only when no cutoff can help: some package has no fitting wheel at any date. uv never
+builds (`--no-build`, always): such a package is built in the sandbox (`sdists`) and offered
+to uv as a wheel.
 """
 
 from __future__ import annotations
@@ -14,12 +16,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 
 from pinbench.envs.python import index
-from pinbench.envs.python.tools import TOOLS_DATE
 
 _FILTERED = re.compile(
     r"`(?P<name>[A-Za-z0-9._-]+)` was filtered by `exclude-newer(?:-package)?`[^\n]*?"
@@ -35,8 +37,6 @@ _NO_WHEELS = re.compile(
     r"(?:Wheels are required for|only found wheels for|no wheels are available for) "
     r"`(?P<name>[A-Za-z0-9._-]+)`"
 )
-BUILD_BACKENDS = ("setuptools", "wheel")
-ALL = ":all:"  # every package may be built (uv named none to build)
 BASE_PACKAGES = ("setuptools",)  # what the harness adds to every environment
 # First final release of each CPython minor: nothing older was written to run on it.
 PYTHON_RELEASED = {
@@ -49,22 +49,17 @@ PYTHON_RELEASED = {
     (3, 12): date(2023, 10, 2),
     (3, 13): date(2024, 10, 7),
 }
-_NEEDS_BUILD = ("building from source is disabled", "no wheels with a matching", "--no-build")
 
 
 @dataclass
 class Plan:
-    """What the next uv attempt allows: per-package cutoffs, and which packages may be built
-    from source (only those with no fitting wheel at any date; `ALL` when uv named none)."""
+    """What the next uv attempt allows: per-package cutoffs, and the wheels built from source
+    for packages with no fitting wheel at any date (`pending` until built)."""
 
     as_of: date | None
     cutoffs: dict[str, date] = field(default_factory=dict)
-    builds: set[str] = field(default_factory=set)
-    era_pins: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def allow_build(self) -> bool:
-        return bool(self.builds)
+    pending: set[str] = field(default_factory=set)
+    wheels: dict[str, Path] = field(default_factory=dict)
 
     def cutoff(self, name: str) -> date | None:
         return self.cutoffs.get(canonicalize_name(name), self.as_of)
@@ -73,14 +68,7 @@ class Plan:
         args = ["--exclude-newer", self.as_of.isoformat()] if self.as_of else []
         for name, day in sorted(self.cutoffs.items()):
             args += ["--exclude-newer-package", f"{name}={day.isoformat()}"]
-        if ALL in self.builds:
-            return args
-        if not self.builds:
-            return [*args, "--no-build"]
-        args += ["--only-binary", ":all:"]  # every other package still from wheels only
-        for name in sorted(self.builds):
-            args += ["--no-binary", name]
-        return args
+        return [*args, "--no-build"]  # nothing is ever built on the host
 
     def learn(self, stderr: str, python: tuple[int, int]) -> bool:
         """Widen the plan from uv's failure; False when nothing more can be tried."""
@@ -95,37 +83,17 @@ class Plan:
             learned |= self._raise_cutoff(name, when)
         for match in _TOO_OLD.finditer(stderr):
             learned |= self._raise_cutoff(match["name"], first_upload(match["name"], match["spec"]))
-        unbuilt: list[str] = []
+        unbuilt: set[str] = set()
         for match in _NO_WHEELS.finditer(stderr):
             name = canonicalize_name(match["name"])
             if self._raise_cutoff(name, first_wheel(name, python)):
                 learned = True
-            elif name not in self.builds:
-                unbuilt.append(name)
+            elif name not in self.wheels:
+                unbuilt.add(name)
         if learned:
             return True
-        if unbuilt:  # no later date gives it a wheel: it alone is built from source
-            self.allow_builds(unbuilt, python)
-            return True
-        if ALL not in self.builds and any(marker in stderr for marker in _NEEDS_BUILD):
-            self.allow_builds([ALL], python)
-            return True
-        return False
-
-    def allow_builds(self, names: list[str], python: tuple[int, int]) -> None:
-        """Source builds run today's setuptools, as the usual way's do (the era's may not run on
-        the interpreter: setuptools of 2018 calls what Python 3.9 removed), while the
-        setuptools installed in the environment stays the era's, pinned."""
-        self.builds.update(names)
-        if self.as_of is None or self.era_pins:
-            return
-        for name in BUILD_BACKENDS:
-            if name in BASE_PACKAGES:  # installed in the environment too: the era's there
-                version = newest_before(name, self.cutoff(name) or self.as_of, python)
-                if version is None:
-                    continue
-                self.era_pins[name] = f"{name}=={version}"
-            self.cutoffs[name] = TOOLS_DATE
+        self.pending |= unbuilt  # no later date gives them a wheel: built from source
+        return bool(unbuilt)
 
     def floor_base_packages(self, python: tuple[int, int]) -> None:
         """The harness's own base packages (setuptools) are never older than the interpreter:
@@ -137,10 +105,6 @@ class Plan:
             current = self.cutoff(name)
             if current is not None and released > current:
                 self.cutoffs[name] = released
-
-    def requirements(self, packages: list[str]) -> list[str]:
-        """`packages` with the era's exact version for those the plan pins."""
-        return [self.era_pins.get(canonicalize_name(p), p) for p in packages]
 
     def _raise_cutoff(self, name: str, when: datetime | None) -> bool:
         if when is None:
@@ -155,8 +119,8 @@ class Plan:
     def describe(self) -> dict[str, object]:
         return {
             "cutoffs": {name: day.isoformat() for name, day in sorted(self.cutoffs.items())},
-            "source_builds": sorted(self.builds),
-            "era_pins": sorted(self.era_pins.values()),
+            "source_builds": sorted(self.wheels),
+            "built_wheels": sorted(path.name for path in self.wheels.values()),
         }
 
 
@@ -194,18 +158,3 @@ def first_upload(name: str, spec: str) -> datetime | None:
         return None
     uploads = [f.uploaded for f in files if f.uploaded and wanted.contains(f.version)]
     return min(uploads) if uploads else None
-
-
-def newest_before(name: str, day: date, python: tuple[int, int]) -> str | None:
-    """The newest release of `name` with a wheel for `python` uploaded before `day`."""
-    try:
-        files = index.project_files(name)
-    except index.IndexUnavailable:
-        return None
-    start = datetime(day.year, day.month, day.day, tzinfo=UTC)
-    fitting = [
-        f.version
-        for f in files
-        if f.tags is not None and f.uploaded and f.uploaded < start and f.supports(python)
-    ]
-    return str(max(fitting)) if fitting else None

@@ -43,6 +43,8 @@ class DistFile:
     requires_python: str | None
     tags: frozenset[Tag] | None  # None for an sdist
     yanked: bool = False  # still installable by an exact pin (PEP 592), never otherwise
+    url: str = ""
+    sha256: str | None = None
 
     def supports(self, python: tuple[int, int]) -> bool:
         if self.requires_python:
@@ -124,7 +126,27 @@ def _parse(row: dict[str, object]) -> DistFile | None:
     when = datetime.fromisoformat(str(uploaded).replace("Z", "+00:00")) if uploaded else None
     requires = row.get("requires-python")
     requires_text = str(requires) if requires else None
-    return DistFile(filename, version, when, requires_text, tagset, bool(row.get("yanked")))
+    hashes = row.get("hashes")
+    sha256 = hashes.get("sha256") if isinstance(hashes, dict) else None
+    return DistFile(
+        filename,
+        version,
+        when,
+        requires_text,
+        tagset,
+        bool(row.get("yanked")),
+        url=str(row.get("url", "")),
+        sha256=str(sha256) if sha256 else None,
+    )
+
+
+def wheel_fits(filename: str, python: tuple[int, int]) -> bool:
+    """True when a wheel of that name installs on this Python (its tags, not its metadata)."""
+    try:
+        tags = parse_wheel_filename(filename)[3]
+    except (InvalidWheelFilename, InvalidVersion):
+        return False
+    return bool(frozenset(tags) & _supported_tags(python))
 
 
 def pinned_version(pin: str) -> tuple[str, Version] | None:

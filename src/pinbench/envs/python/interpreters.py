@@ -9,7 +9,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from pinbench.core.paths import cache_root
+from pinbench.core.paths import cache_root, uv_cache_dir
 
 _PROBE = "import sys, platform; print(platform.python_implementation(), *sys.version_info[:3])"
 
@@ -77,6 +77,25 @@ def uv_binary() -> str:
     from uv import find_uv_bin
 
     return str(find_uv_bin())
+
+
+_PASSED_TO_UV = ("PATH", "LANG", "LC_ALL", "SSL_CERT_FILE", "SSL_CERT_DIR", "UV_INDEX_URL")
+_PROXIES = ("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY")
+
+
+def uv_environ(home: Path) -> dict[str, str]:
+    """uv's environment: what it needs to reach the index and nothing else, so that the user's
+    secrets (API keys, tokens) never reach a package index or anything uv starts."""
+    names = (*_PASSED_TO_UV, *_PROXIES, *(n.lower() for n in _PROXIES))
+    env = {name: os.environ[name] for name in names if name in os.environ}
+    return {
+        **env,
+        "HOME": str(home),
+        "UV_CACHE_DIR": str(uv_cache_dir()),
+        "UV_NO_CONFIG": "1",
+        "UV_PYTHON_DOWNLOADS": "never",
+        "UV_LINK_MODE": "hardlink",
+    }
 
 
 def _run_text(cmd: list[str]) -> str:

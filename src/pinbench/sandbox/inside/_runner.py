@@ -4,7 +4,9 @@ It reads its job as JSON on stdin, isolates itself (namespaces, private /tmp, re
 filesystem, resource limits, an unprivileged uid), runs the program and its test, and writes one
 proof record carrying the per-run nonce to the proof fd *after* the tests ran to completion and
 the test framework was checked for tampering. The host trusts nothing else: not the exit code,
-not stdout. Keep this file free of pinbench imports and of syntax newer than Python 3.6.
+not stdout. It starts with -S: the environment's site-packages, whose `.pth` files and
+`sitecustomize` run code at startup, are enabled only once the process is isolated.
+Keep this file free of pinbench imports and of syntax newer than Python 3.6.
 """
 
 import ctypes
@@ -214,6 +216,16 @@ def _build_root(keep, tmpfs_bytes, with_proc):
     _mount("none", "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID, None)
     if _probe_writable("/"):
         raise SetupError("root filesystem is still writable")
+
+
+def enable_site():
+    """The environment's site-packages, and the startup hooks its packages install (`.pth`
+    files, `sitecustomize`), only now: the interpreter starts with -S, so that none of them
+    runs before the sandbox is in place, where it would run on the host."""
+    if sys.flags.no_site:
+        import site
+
+        site.main()
 
 
 def _probe_writable(directory):
@@ -784,6 +796,48 @@ def _probe(job, record):
         record["network"] = False
 
 
+def _run_build(job, record):
+    """A source distribution built into a wheel: its build script is dataset content, so it
+    runs here only, offline, as the program under test would. The sdist is unpacked in the
+    writable scratch; `pip wheel` runs with the build environment's own packages (no index, no
+    isolation: the host installed the build requirements from wheels)."""
+    import base64
+    import subprocess
+    import tarfile
+    import zipfile
+
+    src, out = WORKDIR + "/src", WORKDIR + "/wheel"
+    _mkdir(src)
+    _mkdir(out)
+    archive = job["sdist"]
+    if archive.endswith(".zip"):
+        with zipfile.ZipFile(archive) as bundle:
+            bundle.extractall(src)
+    else:
+        with tarfile.open(archive) as bundle:
+            if hasattr(tarfile, "tar_filter"):  # links and devices stay inside the scratch
+                bundle.extraction_filter = tarfile.tar_filter
+            bundle.extractall(src)
+    tops = os.listdir(src)
+    root = src + "/" + tops[0] if len(tops) == 1 and os.path.isdir(src + "/" + tops[0]) else src
+    cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation"]
+    cmd += ["--no-index", "--no-cache-dir", "--disable-pip-version-check", "-w", out, root]
+    sys.stdout.flush()
+    sys.stderr.flush()
+    code = subprocess.call(cmd, cwd=root)
+    wheels = [name for name in os.listdir(out) if name.endswith(".whl")]
+    if code != 0 or len(wheels) != 1:
+        record.update(
+            status="failed",
+            exc_type="BuildFailed",
+            message="pip wheel exited with status %d and left %d wheels" % (code, len(wheels)),
+        )
+        return
+    with open(out + "/" + wheels[0], "rb") as fh:
+        data = base64.b64encode(fh.read()).decode("ascii")
+    record.update(status="passed", details={"wheel": wheels[0], "data": data})
+
+
 def _add_key_number():
     """add_key's number on this machine (the probe runs where ctypes has no syscall names)."""
     import platform
@@ -1075,16 +1129,18 @@ def run_job(job, in_server):
             _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
         sys.path[:0] = [CODEDIR, WORKDIR]
         sys.dont_write_bytecode = True
-        _install_seccomp(job.get("seccomp"))  # last: the setup above needs what it denies
+        _install_seccomp(job.get("seccomp"))  # the setup above needs what it denies
+        if not in_server:  # a warm server's children inherit its site, enabled once
+            enable_site()
     except Exception:
         record["message"] = "sandbox setup failed: %s" % (sys.exc_info()[1],)
         record["trace"] = _short_trace(sys.exc_info())
         _emit(proof_fd, nonce, record, write, exit_now, 3)
     owner = getpid()
     mode = job["mode"]
-    runner = {"script": _run_script, "pytest": _run_pytest, "repo": _run_repo, "probe": _probe}[
-        mode
-    ]
+    runners = {"script": _run_script, "pytest": _run_pytest, "repo": _run_repo, "probe": _probe}
+    runners["build"] = _run_build
+    runner = runners[mode]
     try:
         runner(job, record)
     except BaseException:

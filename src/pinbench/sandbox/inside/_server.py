@@ -126,6 +126,7 @@ def main():
         if config.get("cgroup_root"):  # opened before the new root hides it
             _runner.CGROUP_ROOT_FD.append(os.open(config["cgroup_root"], os.O_RDONLY))
         _runner.prepare_server(iso, config["keep"], int(config["tmpfs_bytes"]))
+        _runner.enable_site()  # packages' startup hooks run inside the namespaces, not before
     except Exception as exc:
         _send(sock, {"ready": False, "error": "sandbox setup failed: %s" % (exc,)})
         return
