@@ -178,7 +178,7 @@ def _build(
     archive.parent.mkdir(parents=True)  # inside the build environment: the sandbox sees it
     _download(name, sdist, archive)
     requires = build_requirements(archive)
-    log = work.parent / f"{work.name}.log"
+    log = work / "build.log"  # read into the failure's memo before `work` goes
     _build_environment(interpreter, env, requires, log)
     packages = system.packages_for([name])
     if packages:  # the system libraries its build links (rtree's libspatialindex)

@@ -921,6 +921,8 @@ def prepare_server(iso, keep, tmpfs_bytes):
     executions can share: it becomes pid 1 of its own pid namespace (the reaper every
     execution's program sees as its parent), inside the read-only root. Returns in pid 1."""
     _enter_namespaces(iso)
+    if iso.get("net"):
+        _forget_closed_sockets()
     if iso.get("pid"):
         child = os.fork()
         if child:
@@ -1053,12 +1055,44 @@ def highest_descriptor():
         return None
 
 
+# A closed TCP socket keeps no TIME_WAIT (or FIN_WAIT2) state in a warm server's network
+# namespace: such a socket outlives its process and holds its port, so one execution could
+# leave a message in which ports it held, for the next to read by trying to bind them.
+_NET_SYSCTLS = (("net/ipv4/tcp_max_tw_buckets", "0"), ("net/ipv4/tcp_fin_timeout", "1"))
+_SOCKET_TABLES = ("tcp", "tcp6", "udp", "udp6", "raw", "raw6", "udplite", "udplite6")
+
+
+def _forget_closed_sockets():
+    for name, value in _NET_SYSCTLS:
+        try:
+            _write_file("/proc/sys/" + name, value)
+        except (IOError, OSError) as exc:
+            raise SetupError("cannot set %s: %s" % (name, exc))
+
+
+def _sockets_left():
+    """True when any socket of any state is still in this network namespace (every process of
+    the last execution is gone, and the server holds none there): the namespace is no longer
+    the clean one the next execution must get, so the server ends and the host starts another."""
+    for table in _SOCKET_TABLES:
+        try:
+            with open("/proc/net/" + table) as fh:
+                if len(fh.read().splitlines()) > 1:  # a header, then one line a socket
+                    return True
+        except (IOError, OSError):
+            continue  # the protocol is not built into this kernel
+    return False
+
+
 def renew_namespaces(iso, tmpfs_bytes):
     """In a warm server, between executions, once every process of the last one is gone: the
     next child's fresh mount namespace with new /tmp, /var/tmp and /dev/shm, and fresh SysV
     IPC (whose objects outlive processes). The server's user, pid and network namespaces (no
     interface up) and its root are shared by all its executions, one at a time. Done here
-    rather than in the child, it is off the critical path: the host is reading the outcome."""
+    rather than in the child, it is off the critical path: the host is reading the outcome.
+    A socket left in the shared network namespace ends the server (`_sockets_left`)."""
+    if iso.get("net") and _sockets_left():
+        raise SetupError("the last execution left sockets in the network namespace")
     if iso.get("mount"):
         _check(_libc.setns(TEMPLATE_NS[0], CLONE_NEWNS), "setns")
     _enter_namespaces({"mount": iso.get("mount"), "ipc": iso.get("net")})

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import configparser
-import os
 import re
 import subprocess
 import tomllib
@@ -24,7 +23,7 @@ from pinbench.core.paths import uv_cache_dir
 from pinbench.core.snapshots import Snapshot
 from pinbench.core.tests import TestKind, TestSpec
 from pinbench.envs.python.builder import Environment, ensure, interpreters
-from pinbench.envs.python.interpreters import uv_binary
+from pinbench.envs.python.interpreters import uv_binary, uv_environ
 from pinbench.execution.local import ExecutionService
 
 BUILD_VERSION = 1
@@ -337,8 +336,9 @@ def resolve_pins(requirements: list[str], python_version: str) -> list[str]:
         "--no-header",
         "--no-annotate",
         "--quiet",
+        "--no-build",  # a dependency's metadata from its wheel: no build script runs here
     ]
-    env = {**os.environ, "UV_CACHE_DIR": str(uv_cache_dir()), "UV_NO_CONFIG": "1"}
+    env = uv_environ(uv_cache_dir())
     try:
         done = subprocess.run(
             cmd,
@@ -353,5 +353,7 @@ def resolve_pins(requirements: list[str], python_version: str) -> list[str]:
         raise RepoRejected(f"dependencies could not be resolved: {exc}") from exc
     if done.returncode != 0:
         reason = " ".join(done.stderr.split())[-800:]
+        if "building from source is disabled" in reason:
+            reason += " (dependencies are resolved from wheels only: a build script would run)"
         raise RepoRejected(f"dependencies cannot be resolved: {reason}")
     return [line.strip() for line in done.stdout.splitlines() if "==" in line]

@@ -1,0 +1,104 @@
+"""Nothing one execution leaves behind can be read by the next.
+
+A warm server's executions run one after another in the server's network namespace. A socket
+closed first by its own side stays in TIME_WAIT after its process is gone, holding its port:
+an execution could encode a secret (the hidden test it just ran against) in which ports it
+left so, and the next one (its visible test, whose failure message becomes error feedback to
+the model) read it back by trying to bind them. The namespace keeps no TIME_WAIT sockets.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pinbench.core.outcome import Limits, Status
+from pinbench.core.tests import TestKind, TestSpec
+from pinbench.sandbox.execute import execute
+from pinbench.sandbox.isolation import Isolation
+from pinbench.sandbox.warm import WarmPools
+
+pytestmark = pytest.mark.integration
+
+BASE_PORT = 47100
+SECRET = 0b10110101
+
+LEAVE = f"""
+import socket
+for bit in range(8):
+    if ({SECRET} >> bit) & 1:
+        server = socket.socket()
+        server.bind(("127.0.0.1", {BASE_PORT} + bit))
+        server.listen(1)
+        client = socket.create_connection(("127.0.0.1", {BASE_PORT} + bit))
+        accepted, _ = server.accept()
+        accepted.close()  # the bound side closes first: its port stays in TIME_WAIT
+        client.close()
+        server.close()
+"""
+
+READ = f"""
+import socket
+found = 0
+for bit in range(8):
+    probe = socket.socket()
+    try:
+        probe.bind(("127.0.0.1", {BASE_PORT} + bit))
+    except OSError:
+        found |= 1 << bit
+    finally:
+        probe.close()
+"""
+
+
+def test_no_socket_state_crosses_warm_executions(env_python: Path, isolation: Isolation) -> None:
+    pools = WarmPools(isolation, per_env=1)
+    limits = Limits(wall_seconds=20, cpu_seconds=20)
+    try:
+        left = execute(
+            env_python, LEAVE, TestSpec(kind=TestKind.SCRIPT, code="pass"), limits, warm=pools
+        )
+        assert left.status is Status.PASSED and left.path == "warm", left.message
+        read = execute(
+            env_python,
+            READ,
+            TestSpec(kind=TestKind.SCRIPT, code="assert found == 0, 'read %d' % found"),
+            limits,
+            warm=pools,
+        )
+    finally:
+        pools.close()
+    assert pools.started == 1  # the same server ran both
+    assert read.status is Status.PASSED, read.message
+
+
+def test_a_socket_left_in_the_namespace_is_seen() -> None:
+    """The server's last check before it hands its namespace on: any socket, any state."""
+    import ctypes
+    import os
+    import socket
+
+    from pinbench.sandbox.inside import _runner
+
+    if os.geteuid() != 0:
+        pytest.skip("a new network namespace needs root here")
+    read_end, write_end = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the forked child reports through the pipe
+        seen = []
+        try:
+            assert ctypes.CDLL(None).unshare(_runner.CLONE_NEWNET) == 0
+            seen.append(_runner._sockets_left())
+            held = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            held.bind(("0.0.0.0", 0))
+            seen.append(_runner._sockets_left())
+            held.close()
+            seen.append(_runner._sockets_left())
+        finally:
+            os.write(write_end, repr(seen).encode())
+            os._exit(0)
+    os.close(write_end)
+    os.waitpid(child, 0)
+    with os.fdopen(read_end) as fh:
+        assert fh.read() == "[False, True, False]"
