@@ -102,3 +102,39 @@ def test_a_socket_left_in_the_namespace_is_seen() -> None:
     os.waitpid(child, 0)
     with os.fdopen(read_end) as fh:
         assert fh.read() == "[False, True, False]"
+
+
+ADVANCE = """
+import os
+for _ in range(4000):  # fork until the last pid handed out is {target} (mod 1024)
+    child = os.fork()
+    if child == 0:
+        os._exit(0)
+    os.waitpid(child, 0)
+    if child % 1024 == {target}:
+        break
+"""
+
+
+def test_no_pid_sequence_crosses_warm_executions(env_python: Path, isolation: Isolation) -> None:
+    """pids are handed out in order: an execution that forks until the last pid is some value
+    would leave it, shifted by a constant, as the next execution's own pid."""
+    pools = WarmPools(isolation, per_env=1)
+    limits = Limits(wall_seconds=30, cpu_seconds=30, processes=64)
+    report = TestSpec(kind=TestKind.SCRIPT, code="raise AssertionError('pid=%d' % os.getpid())")
+    shifts = []
+    try:
+        for target in (100, 500, 900):
+            program = ADVANCE.format(target=target)
+            left = execute(
+                env_python, program, TestSpec(kind=TestKind.SCRIPT, code="pass"), limits, warm=pools
+            )
+            assert left.status is Status.PASSED and left.path == "warm", left.message
+            read = execute(env_python, "import os\n", report, limits, warm=pools)
+            assert read.message.startswith("pid="), read.message
+            shifts.append((int(read.message.removeprefix("pid=")) - target) % 1024)
+    finally:
+        pools.close()
+    assert pools.started == 1
+    # The same shift three times over is the channel; random pids give that once in a million.
+    assert len(set(shifts)) > 1, shifts

@@ -1084,15 +1084,35 @@ def _sockets_left():
     return False
 
 
+def _scatter_pids():
+    """The next pid in a warm server's pid namespace, drawn at random: pids are handed out in
+    order, so an execution that forked until the last one was some value would leave that
+    value (a message) in the next execution's own pid."""
+    try:
+        with open("/proc/sys/kernel/pid_max") as fh:
+            pid_max = int(fh.read())
+    except (IOError, OSError, ValueError) as exc:
+        raise SetupError("cannot read pid_max: %s" % (exc,))
+    low, high = 1000, max(pid_max - (1 << 16), 2000)
+    drawn = low + int.from_bytes(os.urandom(4), "little") % (high - low)
+    try:
+        _write_file("/proc/sys/kernel/ns_last_pid", str(drawn))
+    except (IOError, OSError) as exc:
+        raise SetupError("cannot set ns_last_pid: %s" % (exc,))
+
+
 def renew_namespaces(iso, tmpfs_bytes):
     """In a warm server, between executions, once every process of the last one is gone: the
     next child's fresh mount namespace with new /tmp, /var/tmp and /dev/shm, and fresh SysV
     IPC (whose objects outlive processes). The server's user, pid and network namespaces (no
     interface up) and its root are shared by all its executions, one at a time. Done here
     rather than in the child, it is off the critical path: the host is reading the outcome.
-    A socket left in the shared network namespace ends the server (`_sockets_left`)."""
+    A socket left in the shared network namespace ends the server (`_sockets_left`); the next
+    pid is drawn anew (`_scatter_pids`)."""
     if iso.get("net") and _sockets_left():
         raise SetupError("the last execution left sockets in the network namespace")
+    if iso.get("pid"):
+        _scatter_pids()
     if iso.get("mount"):
         _check(_libc.setns(TEMPLATE_NS[0], CLONE_NEWNS), "setns")
     _enter_namespaces({"mount": iso.get("mount"), "ipc": iso.get("net")})
