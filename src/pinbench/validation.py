@@ -20,13 +20,14 @@ from pydantic import BaseModel, Field
 
 from pinbench.core.env import EnvError, EnvSpec
 from pinbench.core.env import Environment as AnyEnvironment
-from pinbench.core.outcome import Execution, Limits, Status
+from pinbench.core.outcome import Execution, Grading, Limits, Status
 from pinbench.core.tests import TestKind, TestSpec
 from pinbench.core.version import VERSION
 from pinbench.envs.python.builder import Environment, ensure
 from pinbench.envs.python.imports import pinned_modules, primary_modules
 from pinbench.execution.local import ExecutionService
 from pinbench.execution.timeouts import Calibration, retry_at_cap
+from pinbench.sandbox.grade import current_grading
 from pinbench.sandbox.isolation import Isolation
 from pinbench.tasks.generation.problem import Problem, env_spec_for
 from pinbench.tasks.generation.task import item_of
@@ -370,6 +371,7 @@ class ValidationRun(BaseModel):
     dataset: str
     format: str
     isolation: str
+    grading: Grading = Field(default_factory=Grading, description="how verdicts were reached")
     started_at: str
     seconds: float
     summary: dict[str, int]
@@ -413,6 +415,7 @@ def validate_dataset(
         dataset=dataset,
         format=fmt,
         isolation=service.isolation.level,
+        grading=current_grading(),
         started_at=started_at,
         seconds=round(time.monotonic() - started, 3),
         summary=summary,

@@ -23,6 +23,7 @@ from pinbench.cli.common import (
     split_or_exit,
 )
 from pinbench.execution.local import default_jobs
+from pinbench.sandbox.grade import current_grading
 from pinbench.sandbox.probe import detect
 from pinbench.validation import (
     ProblemReport,
@@ -92,7 +93,7 @@ def validate_cmd(
     environments = environment_count(problems, discriminative)
     err.print(
         f"validating {len(problems)} problems in {environments} environments "
-        f"(isolation: {isolation.level}, jobs: {jobs})"
+        f"(isolation: {isolation.level}, jobs: {jobs}); {current_grading().describe()}"
     )
     with progress_bar() as progress:
         envs_task = progress.add_task("environments", total=environments)

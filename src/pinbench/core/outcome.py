@@ -116,3 +116,21 @@ class Execution(BaseModel):
     @property
     def passed(self) -> bool:
         return self.status is Status.PASSED
+
+
+class Grading(BaseModel):
+    """How a run's verdicts were reached, stated with every run and validation (`--json`,
+    reports). pinbench has one mode today: the test runs in the program's own process, so a
+    program written to defeat the grader can forge a pass; every report says so."""
+
+    model_config = ConfigDict(frozen=True)
+
+    mode: str = "in-process"
+    forgeable: bool = True
+    digest: str = Field(default="", description="the grading code's digest (the cache keys on it)")
+
+    def describe(self) -> str:
+        warning = " (forgeable: a program written to defeat the grader can fake a pass)"
+        return f"grading: {self.mode}{warning if self.forgeable else ''}" + (
+            f", code {self.digest}" if self.digest else ""
+        )

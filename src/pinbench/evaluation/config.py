@@ -8,6 +8,7 @@ import json
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from pinbench.core.outcome import Grading
 from pinbench.metrics.scores import Scores
 from pinbench.models.base import Sampling
 from pinbench.tasks.generation.templates import COMPLETION_STOP, Style
@@ -100,3 +101,4 @@ class RunSummary(BaseModel):
     model_errors: list[ModelErrors] = Field(
         default_factory=list, description="this invocation's model errors, by kind, most first"
     )
+    grading: Grading = Field(default_factory=Grading, description="how verdicts were reached")

@@ -30,6 +30,7 @@ from pinbench.execution.base import EnvHandle, Executor
 from pinbench.execution.timeouts import Calibration, retry_at_cap
 from pinbench.metrics.scores import score
 from pinbench.models.base import Generation, Model, Request
+from pinbench.sandbox.grade import current_grading
 from pinbench.store.runs import RunStore
 from pinbench.tasks.base import STEP_BREAK, Feedback, Task, trim_error
 
@@ -137,6 +138,7 @@ class Runner:
             resumed=resumed,
             notes=notes,
             model_errors=errors,
+            grading=current_grading(),
         )
 
     async def _chain(

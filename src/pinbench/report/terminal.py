@@ -37,6 +37,7 @@ def print_summary(console: Console, summary: RunSummary, report: Report | None =
         f"{requests['errors']} failed) · {summary.wall_seconds:.1f} s"
         + (" · resumed" if summary.resumed else "")
     )
+    console.print(summary.grading.describe())
     if scores.strings:
         variant = config.metric_variant
         cells = [

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pinbench.core.outcome import Execution, Status
+from pinbench.core.outcome import Execution, Grading, Status
 from pinbench.sandbox.infra_failure import missing_resource
 
 _Result = Callable[..., Execution]
@@ -32,6 +32,11 @@ def grading_digest() -> str:
     for path in _GRADING_CODE:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def current_grading() -> Grading:
+    """The grading mode every execution of this pinbench gets."""
+    return Grading(digest=grading_digest())
 
 
 def grade(
