@@ -1089,16 +1089,20 @@ def _sockets_left():
     return False
 
 
+_PID_MAX = []
+
+
 def _scatter_pids():
     """The next pid in a warm server's pid namespace, drawn at random: pids are handed out in
     order, so an execution that forked until the last one was some value would leave that
     value (a message) in the next execution's own pid."""
-    try:
-        with open("/proc/sys/kernel/pid_max") as fh:
-            pid_max = int(fh.read())
-    except (IOError, OSError, ValueError) as exc:
-        raise SetupError("cannot read pid_max: %s" % (exc,))
-    low, high = 1000, max(pid_max - (1 << 16), 2000)
+    if not _PID_MAX:  # once per server
+        try:
+            with open("/proc/sys/kernel/pid_max") as fh:
+                _PID_MAX.append(int(fh.read()))
+        except (IOError, OSError, ValueError) as exc:
+            raise SetupError("cannot read pid_max: %s" % (exc,))
+    low, high = 1000, max(_PID_MAX[0] - (1 << 16), 2000)
     drawn = low + int.from_bytes(os.urandom(4), "little") % (high - low)
     try:
         _write_file("/proc/sys/kernel/ns_last_pid", str(drawn))
