@@ -212,3 +212,17 @@ def test_an_installed_packages_startup_hook_never_runs_on_the_host(home: Path) -
         pools.close()
     assert warm.status is Status.PASSED and warm.path == "warm", (warm.message, warm.stderr)
     assert not marker.exists()
+
+
+def test_gc_forgets_built_wheels_and_remembered_failures(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    setup = "from setuptools import setup\nsetup(name='hostile', version='1.0', py_modules=[])\n"
+    archive = _sdist(home / "hostile-1.0.tar.gz", {"setup.py": setup})
+    built = sdists.wheel_for("hostile", _offer(monkeypatch, archive), _interpreter())
+    memo = sdists.store_dir() / ".failed" / "other-1.0-cp311-v1.log"
+    memo.parent.mkdir(parents=True, exist_ok=True)
+    memo.write_text("failed")
+    assert builder.gc(older_than_days=30) == [] and built.wheel.exists()  # still in use
+    removed = builder.gc()
+    assert built.wheel in removed and not built.wheel.exists() and not memo.exists()

@@ -557,7 +557,7 @@ def find(key_prefix: str) -> Path:
 def gc(older_than_days: float | None = None) -> list[Path]:
     """Remove environments unused for `older_than_days` (all when None) and leftover scratch."""
     root = envs_dir()
-    removed: list[Path] = []
+    removed = sdists.gc(everything=older_than_days is None)
     if not root.is_dir():
         return removed
     cutoff = time.time() - older_than_days * 86400 if older_than_days is not None else None

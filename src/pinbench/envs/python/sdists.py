@@ -148,6 +148,23 @@ def store_dir() -> Path:
     return cache_root() / "wheels"
 
 
+def gc(*, everything: bool) -> list[Path]:
+    """Leftover build directories of builds no longer running; with `everything`, the store's
+    wheels and remembered failures too (the next environment that needs one builds it again)."""
+    removed: list[Path] = []
+    store = store_dir()
+    for work in store.glob(".build-*") if store.is_dir() else ():
+        pid = work.name.rsplit("-", 1)[-1]
+        if everything or not pid.isdigit() or not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(work, ignore_errors=True)
+            removed.append(work)
+    if everything and store.is_dir():
+        for path in [*store.glob("cp*/*.whl"), *store.glob(".failed/*.log")]:
+            path.unlink(missing_ok=True)
+            removed.append(path)
+    return removed
+
+
 def _stored(store: Path, name: str, version: Version) -> Path | None:
     for wheel in store.glob("*.whl") if store.is_dir() else ():
         got_name, got_version = parse_wheel_filename(wheel.name)[:2]
