@@ -82,17 +82,15 @@ def choose(
     *,
     pinned: Version | None,
     cutoff: date | None,
-    tried: frozenset[Version] = frozenset(),
 ) -> index.DistFile:
     """The sdist to build: the pinned version's, else the newest final release before the
-    cutoff that admits this Python and was not tried already."""
+    cutoff that admits this Python."""
     files = index.project_files(name, yanked=pinned is not None)
     sdists = [
         f
         for f in files
         if f.tags is None
         and f.supports(python)
-        and f.version not in tried
         and (f.version == pinned if pinned is not None else not f.version.is_prerelease)
         and (
             pinned is not None or cutoff is None or f.uploaded is None or f.uploaded.date() < cutoff
