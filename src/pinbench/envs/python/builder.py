@@ -386,9 +386,11 @@ def _build_pending(plan: Plan, resolution: Resolution, links: Path, log: list[st
         exact = index.pinned_version(pin)
         if exact is not None:
             pinned[canonicalize_name(exact[0])] = exact[1]
-    for name in sorted(plan.pending):
-        try:
-            sdist = sdists.choose(name, minor, pinned=pinned.get(name), cutoff=plan.cutoff(name))
+    for name, needed in sorted(plan.pending.items()):
+        try:  # the pin's version, else the newest inside what uv's resolution needs
+            sdist = sdists.choose(
+                name, minor, pinned=pinned.get(name), cutoff=plan.cutoff(name), needed=needed
+            )
             built = sdists.wheel_for(name, sdist, resolution.interpreter)
         except (sdists.BuildFailed, index.IndexUnavailable) as exc:
             log.append(f"source build of {name}: {exc}")
@@ -404,7 +406,9 @@ def _build_pending(plan: Plan, resolution: Resolution, links: Path, log: list[st
                 os.link(built.wheel, linked)
             except OSError:  # the store on another filesystem
                 shutil.copyfile(built.wheel, linked)
-        plan.wheels[name] = built.wheel
+        if name in plan.wheels and plan.wheels[name].name != built.wheel.name:
+            (links / plan.wheels[name].name).unlink(missing_ok=True)  # the version it replaces
+        plan.wheels[name], plan.built[name] = built.wheel, built.version
     plan.pending.clear()
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
+from packaging.version import Version
 
 from pinbench.envs.python import index
 
@@ -36,6 +37,12 @@ _TOO_OLD = re.compile(
 _NO_WHEELS = re.compile(
     r"(?:Wheels are required for|only found wheels for|no wheels are available for) "
     r"`(?P<name>[A-Za-z0-9._-]+)`"
+)
+# "Because blinker==1.4 has no usable wheels", "pyperclip>=1.6.0,<=1.8.2 has no usable
+# wheels": the versions the resolution needs.
+_NO_USABLE = re.compile(
+    r"(?P<name>[A-Za-z0-9._-]+)(?P<spec>[<>=!~]=?[^\s,]+(?:,[<>=!~]=?[^\s,]+)*)"
+    r" has no usable wheels"
 )
 BASE_PACKAGES = ("setuptools",)  # what the harness adds to every environment
 # First final release of each CPython minor: nothing older was written to run on it.
@@ -58,8 +65,9 @@ class Plan:
 
     as_of: date | None
     cutoffs: dict[str, date] = field(default_factory=dict)
-    pending: set[str] = field(default_factory=set)
+    pending: dict[str, SpecifierSet | None] = field(default_factory=dict)  # -> what uv needs
     wheels: dict[str, Path] = field(default_factory=dict)
+    built: dict[str, Version] = field(default_factory=dict)
 
     def cutoff(self, name: str) -> date | None:
         return self.cutoffs.get(canonicalize_name(name), self.as_of)
@@ -83,16 +91,25 @@ class Plan:
             learned |= self._raise_cutoff(name, when)
         for match in _TOO_OLD.finditer(stderr):
             learned |= self._raise_cutoff(match["name"], first_upload(match["name"], match["spec"]))
-        unbuilt: set[str] = set()
+        named: dict[str, SpecifierSet] = {}
+        for match in _NO_USABLE.finditer(stderr):
+            try:
+                named[canonicalize_name(match["name"])] = SpecifierSet(match["spec"])
+            except InvalidSpecifier:
+                continue
+        unbuilt: dict[str, SpecifierSet | None] = {}
         for match in _NO_WHEELS.finditer(stderr):
             name = canonicalize_name(match["name"])
+            needed = named.get(name)
             if self._raise_cutoff(name, first_wheel(name, python)):
                 learned = True
-            elif name not in self.wheels:
-                unbuilt.add(name)
+            elif name not in self.built or (
+                needed is not None and not needed.contains(self.built[name], prereleases=True)
+            ):
+                unbuilt[name] = needed  # first built, or another version is needed
         if learned:
             return True
-        self.pending |= unbuilt  # no later date gives them a wheel: built from source
+        self.pending.update(unbuilt)  # no later date gives them a wheel: built from source
         return bool(unbuilt)
 
     def floor_base_packages(self, python: tuple[int, int]) -> None:

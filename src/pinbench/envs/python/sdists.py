@@ -31,6 +31,7 @@ from urllib.parse import urljoin
 import httpx
 from filelock import FileLock
 from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name, parse_wheel_filename
 from packaging.version import Version
 
@@ -82,22 +83,24 @@ def choose(
     *,
     pinned: Version | None,
     cutoff: date | None,
+    needed: SpecifierSet | None = None,
 ) -> index.DistFile:
-    """The sdist to build: the pinned version's, else the newest final release before the
-    cutoff that admits this Python."""
+    """The sdist to build: the pinned version's; else the newest final release inside what
+    the resolution needs (`needed`, from uv's words) that admits this Python, before the
+    cutoff when one such exists."""
     files = index.project_files(name, yanked=pinned is not None)
-    sdists = [
-        f
-        for f in files
-        if f.tags is None
-        and f.supports(python)
-        and (f.version == pinned if pinned is not None else not f.version.is_prerelease)
-        and (
-            pinned is not None or cutoff is None or f.uploaded is None or f.uploaded.date() < cutoff
-        )
-    ]
+    fitting = [f for f in files if f.tags is None and f.supports(python)]
+    if pinned is not None:
+        sdists = [f for f in fitting if f.version == pinned]
+    else:
+        inside = [
+            f
+            for f in fitting
+            if not f.version.is_prerelease and (needed is None or needed.contains(f.version))
+        ]
+        sdists = [f for f in inside if _before(f, cutoff)] or inside
     if not sdists:
-        which = f"{name}=={pinned}" if pinned is not None else name
+        which = f"{name}=={pinned}" if pinned is not None else f"{name}{needed or ''}"
         raise BuildFailed(f"{which} has neither a fitting wheel nor a source distribution")
     return max(sdists, key=lambda f: (f.version, f.filename.endswith(".tar.gz")))
 
