@@ -226,3 +226,19 @@ def test_gc_forgets_built_wheels_and_remembered_failures(
     assert builder.gc(older_than_days=30) == [] and built.wheel.exists()  # still in use
     removed = builder.gc()
     assert built.wheel in removed and not built.wheel.exists() and not memo.exists()
+
+
+def test_a_build_that_runs_out_of_time_is_not_remembered(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A deadline on a busy machine is not the package's fault: the next environment that
+    needs the wheel tries again; its log is kept all the same."""
+    setup = "import time\ntime.sleep(60)\n"
+    archive = _sdist(home / "hostile-1.0.tar.gz", {"setup.py": setup})
+    monkeypatch.setattr(sdists, "LIMITS", sdists.LIMITS.model_copy(update={"wall_seconds": 3}))
+    with pytest.raises(sdists.BuildFailed, match="timeout") as first:
+        sdists.wheel_for("hostile", _offer(monkeypatch, archive), _interpreter())
+    assert not first.value.lasting and first.value.log is not None and first.value.log.is_file()
+    with pytest.raises(sdists.BuildFailed, match="timeout") as again:  # built again, not memo
+        sdists.wheel_for("hostile", _offer(monkeypatch, archive), _interpreter())
+    assert "remembered" not in str(again.value)

@@ -30,7 +30,13 @@ from pinbench.envs import system
 from pinbench.envs.python import era, index, sdists, tools
 from pinbench.envs.python.era import Plan
 from pinbench.envs.python.imports import pinned_modules
-from pinbench.envs.python.interpreters import Interpreter, discover, uv_binary, uv_environ
+from pinbench.envs.python.interpreters import (
+    Interpreter,
+    discover,
+    uv_binary,
+    uv_environ,
+    uv_unreachable,
+)
 
 BUILDER_VERSION = 3  # 3: harness tools per interpreter, wheels-first era resolution, base floor
 MANIFEST = "pinbench-env.json"
@@ -253,10 +259,6 @@ def _ensure(spec: EnvSpec, fallbacks: int) -> Environment:
         raise
 
 
-# uv's words for an index it could not reach: such a failure is not the spec's, so not kept.
-_TRANSIENT = ("failed to fetch", "error sending request", "dns error", "connection", "timed out")
-
-
 def _failure_file(spec: EnvSpec) -> Path:
     payload = json.dumps([BUILDER_VERSION, spec.model_dump(mode="json")], sort_keys=True)
     digest = hashlib.sha256(payload.encode()).hexdigest()[:24]
@@ -267,7 +269,7 @@ def _remember_failure(spec: EnvSpec, error: EnvError) -> None:
     """A build that failed for a reason of its own fails the same way next time: keep it, so
     no later run spends half an hour compiling it again (removing the file forgets it)."""
     log = error.log.read_text(errors="replace").lower() if error.log else ""
-    if any(word in log for word in _TRANSIENT) or "package index" in str(error):
+    if uv_unreachable(log) or "package index" in str(error):
         return
     memo = _failure_file(spec)
     memo.parent.mkdir(parents=True, exist_ok=True)

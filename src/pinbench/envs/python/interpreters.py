@@ -98,6 +98,16 @@ def uv_environ(home: Path) -> dict[str, str]:
     }
 
 
+# uv's words for an index it could not reach: such a failure is not the spec's, so not kept.
+_UNREACHABLE = ("failed to fetch", "error sending request", "dns error", "connection", "timed out")
+
+
+def uv_unreachable(output: str) -> bool:
+    """True when uv's output says it could not reach the index (try again later)."""
+    text = output.lower()
+    return any(word in text for word in _UNREACHABLE)
+
+
 def _run_text(cmd: list[str]) -> str:
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=20, check=False)

@@ -39,7 +39,7 @@ from pinbench.core.outcome import Limits, Status
 from pinbench.core.paths import cache_root
 from pinbench.envs import system
 from pinbench.envs.python import index, tools
-from pinbench.envs.python.interpreters import Interpreter, uv_binary, uv_environ
+from pinbench.envs.python.interpreters import Interpreter, uv_binary, uv_environ, uv_unreachable
 from pinbench.sandbox.probe import detect
 from pinbench.sandbox.process import run_job
 
@@ -65,9 +65,10 @@ _ALWAYS = ("wheel", "pip")  # bdist_wheel for old setuptools; pip runs the build
 class BuildFailed(Exception):
     """A source build that could not be done; `log` holds what it printed, when it ran."""
 
-    def __init__(self, message: str, log: Path | None = None) -> None:
+    def __init__(self, message: str, log: Path | None = None, *, lasting: bool = True) -> None:
         super().__init__(message)
         self.log = log
+        self.lasting = lasting  # False: the network's or the machine's fault, tried again later
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ def gc(*, everything: bool) -> list[Path]:
     store = store_dir()
     for work in store.glob(".build-*") if store.is_dir() else ():
         pid = work.name.rsplit("-", 1)[-1]
-        if everything or not pid.isdigit() or not Path(f"/proc/{pid}").exists():
+        if not pid.isdigit() or not Path(f"/proc/{pid}").exists():  # not a running build
             shutil.rmtree(work, ignore_errors=True)
             removed.append(work)
     if everything and store.is_dir():
@@ -179,12 +180,13 @@ def _failure_memo(key: str) -> Path:
 
 
 def _remember(memo: Path, exc: BuildFailed) -> None:
-    if "cannot download" in str(exc):  # the network's fault, not the package's
-        return
-    memo.parent.mkdir(parents=True, exist_ok=True)
+    """Keep the failure's log out of the build directory (which goes); a lasting failure as
+    the memo that stops the next try, any other only as a log."""
+    kept = memo if exc.lasting else memo.parent.parent / ".logs" / memo.name
+    kept.parent.mkdir(parents=True, exist_ok=True)
     log = exc.log.read_text(errors="replace") if exc.log and exc.log.is_file() else ""
-    memo.write_text(f"{exc}\n\n{log}")
-    exc.log = memo
+    kept.write_text(f"{exc}\n\n{log}")
+    exc.log = kept
 
 
 def _build(
@@ -216,6 +218,8 @@ def _build(
         f"building {name}=={sdist.version} from source in the sandbox failed "
         f"({done.status.value}: {done.message[:300]})",
         log,
+        # the build's own failure lasts; a deadline, a limit or the sandbox's trouble may not
+        lasting=done.status in (Status.FAILED, Status.PASSED),
     )
     if done.status is not Status.PASSED:
         raise failed
@@ -247,7 +251,7 @@ def _download(name: str, sdist: index.DistFile, target: Path) -> None:
                 digest.update(chunk)
                 fh.write(chunk)
     except httpx.HTTPError as exc:
-        raise BuildFailed(f"cannot download {sdist.filename}: {exc}") from exc
+        raise BuildFailed(f"cannot download {sdist.filename}: {exc}", lasting=False) from exc
     if sdist.sha256 and digest.hexdigest() != sdist.sha256:
         raise BuildFailed(f"{sdist.filename} does not match the index's sha256")
     target.chmod(0o644)
@@ -343,7 +347,9 @@ def _build_environment(interpreter: Interpreter, env: Path, requires: list[str],
             log.write_text(f"$ {' '.join(cmd)}\n{done.stdout}\n{done.stderr}")
             tail = (done.stderr.strip().splitlines() or ["no message"])[-1]
             raise BuildFailed(
-                f"the build requirements {' '.join(requires)} cannot be installed: {tail}", log
+                f"the build requirements {' '.join(requires)} cannot be installed: {tail}",
+                log,
+                lasting=not uv_unreachable(done.stderr),
             )
 
 
