@@ -120,12 +120,13 @@ class Execution(BaseModel):
 
 class Grading(BaseModel):
     """How a run's verdicts were reached, stated with every run and validation (`--json`,
-    reports). pinbench has one mode today: the test runs in the program's own process, so a
-    program written to defeat the grader can forge a pass; every report says so."""
+    reports). `trusted`: the test and the verdict are in a process the program cannot reach.
+    `in-process` (an opt-in): the test runs in the program's own process, so a program written
+    to defeat the grader can forge a pass; every report says so."""
 
     model_config = ConfigDict(frozen=True)
 
-    mode: str = "in-process"
+    mode: str = "in-process"  # what runs stored before trusted grading existed were graded by
     forgeable: bool = True
     digest: str = Field(default="", description="the grading code's digest (the cache keys on it)")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import signal
 from collections.abc import Callable
 from pathlib import Path
@@ -19,24 +20,43 @@ _HERE = Path(__file__).resolve().parent
 # The code that decides an outcome: the in-sandbox runner and server, the job it is given, and
 # this grader. A verdict reached by other code is another verdict (the outcome cache keys on it).
 _GRADING_CODE = (
-    _HERE / "inside" / "_runner.py", _HERE / "inside" / "_server.py", _HERE / "jobs.py",
-    Path(__file__).resolve(),
+    _HERE / "inside" / "_runner.py", _HERE / "inside" / "_server.py",
+    _HERE / "inside" / "_remote.py", _HERE / "inside" / "_trusted.py", _HERE / "jobs.py",
+    _HERE / "process.py", Path(__file__).resolve(),
 )  # fmt: skip
+TRUSTED, IN_PROCESS = "trusted", "in-process"
+MODE_VARIABLE = "PINBENCH_GRADING"
+
+
+def grading_mode() -> str:
+    """`trusted` (the default: the test runs in a process the program cannot reach), or
+    `in-process` when PINBENCH_GRADING says so (the test in the program's own process: faster
+    to start, forgeable; every report says so). An environment variable, so that every
+    process of a run (Ray's workers too) grades the same way."""
+    mode = os.environ.get(MODE_VARIABLE, TRUSTED).strip() or TRUSTED
+    if mode not in (TRUSTED, IN_PROCESS):
+        raise ValueError(f"{MODE_VARIABLE}={mode!r}: the grading is {TRUSTED!r} or {IN_PROCESS!r}")
+    return mode
 
 
 @functools.cache
-def grading_digest() -> str:
-    """A digest of the grading code, so that no outcome reached before a change to it (a
-    forged pass a fix now refuses) is served after it."""
+def _code_digest() -> str:
     digest = hashlib.sha256()
     for path in _GRADING_CODE:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
+    return digest.hexdigest()
+
+
+def grading_digest() -> str:
+    """A digest of the grading code and mode, so that no outcome reached before a change to
+    it (a forged pass a fix now refuses), or in the other mode, is served after it."""
+    return hashlib.sha256(f"{_code_digest()}:{grading_mode()}".encode()).hexdigest()[:16]
 
 
 def current_grading() -> Grading:
     """The grading mode every execution of this pinbench gets."""
-    return Grading(digest=grading_digest())
+    mode = grading_mode()
+    return Grading(mode=mode, forgeable=mode != TRUSTED, digest=grading_digest())
 
 
 def grade(

@@ -22,7 +22,7 @@ from pinbench.core.outcome import Execution, Limits, Status
 from pinbench.sandbox import seccomp
 from pinbench.sandbox.cgroups import pids_cgroup, pids_root
 from pinbench.sandbox.environ import sandbox_environ, visible_paths
-from pinbench.sandbox.grade import grade
+from pinbench.sandbox.grade import TRUSTED, grade, grading_mode
 from pinbench.sandbox.isolation import Isolation, UidPool
 from pinbench.sandbox.warm import ServerBroken, WarmServer
 
@@ -70,6 +70,7 @@ def run_job(
         "open_files": limits.open_files,
         "tmpfs_bytes": limits.tmpfs_bytes,
     }
+    secret = _split_secret(job)
     with contextlib.ExitStack() as stack:
         if isolation.drop_uid:  # its own uid: RLIMIT_NPROC caps its processes
             uid = stack.enter_context(_UIDS.lease())
@@ -78,7 +79,36 @@ def run_job(
             root = pids_root()
             if group and root:  # a warm server finds it relative to the hierarchy it holds
                 job["cgroup"] = str(group.relative_to(root)) if server else str(group)
-        return _spawn(python, job, limits, isolation, uid, server)
+        return _spawn(python, job, limits, isolation, uid, server, secret)
+
+
+def _split_secret(job: dict[str, Any]) -> dict[str, Any] | None:
+    """Under trusted grading, what the program's process must never hold: the test (a file of
+    `files`, or a script's `test`), later joined by the nonce. The runner's grader reads it from
+    its own descriptor once the program's process is forked. None when the job is graded in
+    the program's process (the in-process mode; repository suites, builds and probes)."""
+    if grading_mode() != TRUSTED or job["mode"] not in ("pytest", "script"):
+        return None
+    job["grading"] = TRUSTED
+    if job["mode"] == "pytest":
+        name = job["test_file"]
+        return {"test_files": {name: job["files"].pop(name)}}
+    return {"test": job.pop("test")}
+
+
+def _secret_fd(secret: dict[str, Any]) -> int:
+    """The secret in an anonymous file, at its start, for the runner to read."""
+    data = json.dumps(secret).encode()
+    try:
+        fd = os.memfd_create("pinbench-secret")
+    except (AttributeError, OSError):
+        fd, path = tempfile.mkstemp(prefix="pinbench-secret-")
+        os.unlink(path)
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
 
 
 def _spawn(
@@ -88,10 +118,17 @@ def _spawn(
     isolation: Isolation,
     uid: int | None,
     server: WarmServer | None,
+    secret: dict[str, Any] | None,
 ) -> Execution:
     nonce = secrets.token_hex(16)
     read_end, write_end = os.pipe()
-    job.update(nonce=nonce, proof_fd=write_end, isolation=isolation.job_flags(uid))
+    job.update(proof_fd=write_end, isolation=isolation.job_flags(uid))
+    secret_fd = None
+    if secret is None:
+        job["nonce"] = nonce
+    else:
+        secret_fd = _secret_fd({**secret, "nonce": nonce})
+        job["secret_fd"] = secret_fd
     proof = bytearray()
     cap = int(job.get("record_bytes", MAX_PROOF_BYTES))
     # A record that fits the pipe's buffer is read once the run is over; a larger one by a
@@ -103,13 +140,16 @@ def _spawn(
     with _capture_file("stdout") as out, _capture_file("stderr") as err:
         started = time.monotonic()
         try:
+            passed = (write_end,) if secret_fd is None else (write_end, secret_fd)
             if server is None:
-                returncode, timed_out = _cold(python, job, (out, err, write_end), limits)
+                returncode, timed_out = _cold(python, job, (out, err), passed, limits)
             else:
-                fds = (out.fileno(), err.fileno(), write_end)
+                fds = (out.fileno(), err.fileno(), *passed)
                 returncode, timed_out = server.run(job, fds, limits.wall_seconds)
         except (OSError, ServerBroken) as exc:
             os.close(write_end)
+            if secret_fd is not None:
+                os.close(secret_fd)
             if reader is not None:
                 reader.join(timeout=5)  # it owns the read end
             else:
@@ -123,6 +163,8 @@ def _spawn(
                 limits=limits,
             )
         os.close(write_end)
+        if secret_fd is not None:
+            os.close(secret_fd)
         if reader is not None:
             reader.join(timeout=5)
         else:
@@ -158,10 +200,14 @@ def _capture_file(name: str) -> IO[bytes]:
 
 
 def _cold(
-    python: Path, job: dict[str, Any], fds: tuple[IO[bytes], IO[bytes], int], limits: Limits
+    python: Path,
+    job: dict[str, Any],
+    streams: tuple[IO[bytes], IO[bytes]],
+    passed: tuple[int, ...],
+    limits: Limits,
 ) -> tuple[int, bool]:
     """A fresh interpreter running the runner: (exit status, killed by the deadline)."""
-    out, err, proof = fds
+    out, err = streams
     proc = subprocess.Popen(
         [str(python), "-I", "-S", "-B", str(RUNNER)],
         stdin=subprocess.PIPE,
@@ -170,7 +216,7 @@ def _cold(
         env=sandbox_environ(python),
         cwd="/",
         start_new_session=True,
-        pass_fds=(proof,),
+        pass_fds=passed,
     )
     timed_out = _feed_and_wait(proc, json.dumps(job).encode(), limits.wall_seconds)
     _kill_group(proc.pid)  # whatever it left behind outside a pid namespace

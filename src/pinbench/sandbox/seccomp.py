@@ -24,7 +24,7 @@ DENIED = (
     # namespaces and privilege
     "unshare", "setns", "chroot", "pivot_root",
     # other processes' memory
-    "ptrace", "process_vm_readv", "process_vm_writev", "kcmp",
+    "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd",
     # mounts and filesystems
     "mount", "umount2", "fsopen", "fsconfig", "fsmount", "fspick", "move_mount",
     "open_tree", "mount_setattr", "quotactl", "quotactl_fd", "swapon", "swapoff",

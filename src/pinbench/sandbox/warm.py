@@ -108,7 +108,7 @@ class WarmServer:
     def rss_bytes(self) -> int:
         return _rss_bytes(self._proc.pid)
 
-    def run(self, job: dict[str, Any], fds: tuple[int, int, int], wall: float) -> tuple[int, bool]:
+    def run(self, job: dict[str, Any], fds: tuple[int, ...], wall: float) -> tuple[int, bool]:
         """Run one job; (exit status of the child, whether the wall deadline killed it)."""
         payload = json.dumps(job).encode()
         try:

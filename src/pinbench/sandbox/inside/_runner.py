@@ -15,6 +15,12 @@ import os
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _remote  # noqa: E402  (beside this file; imported before the sandbox hides it)
+import _trusted  # noqa: E402
+
+del sys.path[0]
+
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUTS = 0x04000000
 CLONE_NEWIPC = 0x08000000
@@ -30,6 +36,7 @@ MS_BIND = 4096
 MS_REC = 16384
 MS_PRIVATE = 1 << 18
 PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
@@ -506,12 +513,17 @@ def _grade_unittest_main(program, genuine, record):
     result = program.result
     problems = list(result.failures) + list(result.errors)
     problems += list(getattr(result, "unexpectedSuccesses", ()))
+    skipped = list(getattr(result, "skipped", ()))
     ran = int(result.testsRun)
     if problems:
         test, trace = problems[0] if isinstance(problems[0], tuple) else (problems[0], "")
         message = "%s: %s" % (test, str(trace).strip().splitlines()[-1:] or "")
         record.update(status="failed", exc_type="TestFailure", message=message[:2000])
         record["trace"] = str(trace)[-4000:]
+    elif skipped:  # a test that did not run did not pass
+        test, reason = skipped[0] if isinstance(skipped[0], tuple) else (skipped[0], "")
+        message = "test did not run to completion: %s (%s)" % (test, reason)
+        record.update(status="failed", exc_type="Skipped", message=message[:2000])
     elif ran == 0:
         record.update(status="failed", exc_type="NoTests", message="unittest ran no test")
     else:
@@ -552,8 +564,9 @@ class _Collector(object):
             entry["trace"] = str(report.longrepr)[-4000:]
 
 
-def _run_pytest(job, record):
-    """GitChameleon 2.0 style: a pytest module imports the program from `<module>.py`."""
+def _run_pytest(job, record, test_dir=CODEDIR, trusted=False):
+    """GitChameleon 2.0 style: a pytest module imports the program from `<module>.py`. With
+    `trusted`, this is the grader: the module is the program's, in its own process."""
     try:
         compile(job["program"], job["module"] + ".py", "exec")
     except SyntaxError:
@@ -564,24 +577,18 @@ def _run_pytest(job, record):
     import pytest
 
     collector = _Collector()
-    snapshot = _snapshot()
-    args = [
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        "--noconftest",
-        "--rootdir",
-        CODEDIR,
-        "--tb=short",
-        os.path.join(CODEDIR, job["test_file"]),
-    ]
+    snapshot = None if trusted else _snapshot()
+    args = ["-q", "-p", "no:cacheprovider", "--noconftest", "--rootdir", test_dir, "--tb=short"]
+    if trusted:  # its own (empty) configuration: none is looked for where the program writes
+        args += ["-c", os.path.join(test_dir, "pytest.ini")]
+    args.append(os.path.join(test_dir, job["test_file"]))
     try:
         exit_code = pytest.main(args, plugins=[collector])
     except SystemExit as exc:
         record.update(status="failed", exc_type="SystemExit", message="exited: %r" % (exc.code,))
-        record["tampered"] = _tampered(snapshot)
+        record["tampered"] = [] if trusted else _tampered(snapshot)
         return
-    record["tampered"] = _tampered(snapshot)
+    record["tampered"] = [] if trusted else _tampered(snapshot)
     ran = [n for n in collector.items if collector.reports.get(n, {}).get("call") == "passed"]
     failed = [
         (n, r)
@@ -845,7 +852,7 @@ def _add_key_number():
     return {"x86_64": 248, "aarch64": 217}.get(platform.machine(), -1)
 
 
-def _reap_until(worker, exit_now):
+def _reap_until(worker, exit_now, keep_out=()):
     """As pid 1 of the sandbox's pid namespace: reap orphans until the worker ends, then exit
     with its status (the kernel then kills whatever is left). Returns in the worker only.
 
@@ -853,6 +860,9 @@ def _reap_until(worker, exit_now):
     (SIGXCPU, a kill of its own group) and change how limits show."""
     if worker == 0:
         return
+    for fd in keep_out:  # the proof and the secret are the worker's alone
+        os.close(fd)
+    _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # no same-uid process reads our /proc entries
     while True:
         try:
             pid, status = os.waitpid(-1, 0)
@@ -909,6 +919,7 @@ def _mirror_child(child, exit_now):
 def warm_up():
     """Import what a run imports lazily, once in the warm server rather than in every child."""
     import resource  # noqa: F401
+    import fcntl  # noqa: F401
     import signal  # noqa: F401
     import traceback  # noqa: F401
     import types  # noqa: F401
@@ -940,6 +951,8 @@ def prepare_server(iso, keep, tmpfs_bytes):
         os.setsid()
     # Inherited by every child, and never lost: no execution can gain privileges through exec.
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+    # Its descriptors (each execution's proof and secret pass through it) stay its own.
+    _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
 SCRATCH = ("/tmp", "/var/tmp", "/dev/shm")
@@ -1030,21 +1043,27 @@ def _join_cgroup(group):
 CLOSE_RANGE = 436  # the same number on x86_64 and aarch64 (Linux 5.9+)
 
 
-def _close_inherited(proof_fd, highest):
-    """In a child of a warm server: keep only the standard streams and the proof (moved to fd
-    3). Any other descriptor was the server's (its cgroup directory, a preloaded library's
-    files): a directory opened outside the sandbox's root leads back to the host by `..`.
-    `highest` is the server's highest descriptor when it forked (None if it could not tell)."""
-    if proof_fd != 3:
-        os.dup2(proof_fd, 3)
-        os.close(proof_fd)
+def _close_inherited(proof_fd, highest, secret_fd=None):
+    """In a child of a warm server: keep only the standard streams, the proof (moved to fd 3)
+    and the grader's secret (to fd 4). Any other descriptor was the server's (its cgroup
+    directory, a preloaded library's files): a directory opened outside the sandbox's root
+    leads back to the host by `..`. `highest` is the server's highest descriptor when it
+    forked (None if it could not tell). Returns the proof's and the secret's new numbers."""
+    import fcntl
+
+    wanted = [fd for fd in (proof_fd, secret_fd) if fd is not None]
+    floor = max(wanted + [highest or 0, 64]) + 1
+    copies = [fcntl.fcntl(fd, fcntl.F_DUPFD, floor) for fd in wanted]  # out of 3 and 4's way
+    for number, copy in enumerate(copies, 3):
+        os.dup2(copy, number)
+    first = 3 + len(copies)
     if highest is not None:  # a few close calls: no ctypes call, whose first use copies pages
-        os.closerange(4, highest + 1)
-    elif _libc.syscall(CLOSE_RANGE, 4, ctypes.c_uint(0xFFFFFFFF), 0) != 0:
+        os.closerange(first, max(copies) + 1)
+    elif _libc.syscall(CLOSE_RANGE, first, ctypes.c_uint(0xFFFFFFFF), 0) != 0:
         import resource
 
-        os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
-    return 3
+        os.closerange(first, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+    return 3, (4 if secret_fd is not None else None)
 
 
 def highest_descriptor():
@@ -1150,28 +1169,34 @@ def run_job(job, in_server):
 
     Shared by the cold path and the children of warm servers (`in_server`: the server already
     is the pid-1 reaper inside the read-only root), so a program gets the same sandbox, the same
-    process tree above it and the same grading either way."""
-    nonce = job.pop("nonce")
+    process tree above it and the same grading either way. With trusted grading the nonce and
+    the test are not in `job`: they come on `secret_fd`, read only once the program's process
+    is forked (`_trusted`)."""
+    nonce = job.pop("nonce", None)
     proof_fd = int(job["proof_fd"])
+    secret_fd = job.get("secret_fd")
     # Bound before untrusted code runs, so a program that patches os cannot reroute the proof.
     write, exit_now, getpid, started = os.write, os._exit, os.getpid, time.time()
     streams = (sys.stdout, sys.stderr)
     record = {"status": "harness_error"}
     iso = job.get("isolation", {})
     tmpfs_bytes = int(job["limits"].get("tmpfs_bytes", 256 << 20))
+    trusted = job.get("grading") == "trusted" and job["mode"] in TRUSTED_MODES
     try:
         if job.get("cgroup"):  # first, while still privileged: every descendant inherits it
             _join_cgroup(job["cgroup"])
         if in_server:
             # Namespaces and scratch are the server's, renewed before each execution
             # (`renew_namespaces`): nothing to set up here but the descriptors.
-            proof_fd = _close_inherited(proof_fd, job.get("highest_fd"))
+            proof_fd, secret_fd = _close_inherited(proof_fd, job.get("highest_fd"), secret_fd)
         else:
             _enter_namespaces(iso)
             if iso.get("pid"):
                 child = os.fork()
                 if child:
                     os.close(proof_fd)
+                    if secret_fd is not None:
+                        os.close(secret_fd)
                     _mirror_child(child, exit_now)
             if iso.get("mount"):
                 _build_root(job.get("keep", ()), tmpfs_bytes, with_proc=bool(iso.get("pid")))
@@ -1179,23 +1204,21 @@ def run_job(job, in_server):
                 os.setsid()
             if iso.get("pid"):
                 _libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)
-                _reap_until(os.fork(), exit_now)
-        if job["mode"] == "script":  # on disk too, so tracebacks can quote its lines
+                keep_out = [fd for fd in (proof_fd, secret_fd) if fd is not None]
+                _reap_until(os.fork(), exit_now, keep_out)
+        if job["mode"] == "script" and not trusted:  # on disk too, so tracebacks quote it
             job["files"][_script_name(job)] = _script_source(job)
+        if trusted:
+            job["files"]["program.py"] = job["program"]
         _lay_out_files(job["files"], bool(iso.get("mount")) and iso.get("uid") is None)
         _set_limits(job.get("limits", {}))
-        if iso.get("uid") is not None:
-            _drop_privileges(int(iso["uid"]), int(iso["gid"]))
-        elif iso.get("userns"):
-            _drop_capabilities()
-        if not in_server:  # a warm server set it on itself: its children inherit it
-            _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        if trusted:
+            return _run_trusted(job, record, proof_fd, secret_fd, in_server, started)
+        _confine(job, iso, in_server, int(iso["uid"]) if iso.get("uid") is not None else None)
         sys.path[:0] = [CODEDIR, WORKDIR]
-        sys.dont_write_bytecode = True
-        _install_seccomp(job.get("seccomp"))  # the setup above needs what it denies
-        if not in_server:  # a warm server's children inherit its site, enabled once
-            enable_site()
     except Exception:
+        if nonce is None and secret_fd is not None:  # no program ran: the secret is safe to read
+            nonce = _read_secret(secret_fd)["nonce"]
         record["message"] = "sandbox setup failed: %s" % (sys.exc_info()[1],)
         record["trace"] = _short_trace(sys.exc_info())
         _emit(proof_fd, nonce, record, write, exit_now, 3)
@@ -1210,6 +1233,31 @@ def run_job(job, in_server):
         info = sys.exc_info()
         record.update(status="failed", exc_type=info[0].__name__, message=str(info[1])[:2000])
         record["trace"] = _short_trace(info)
+    _finish(record, started)
+    code = int(record["status"] != "passed")
+    cap = int(job.get("record_bytes", 60000))
+    _emit(proof_fd, nonce, record, write, exit_now, code, streams, owner, getpid, cap)
+
+
+TRUSTED_MODES = ("pytest", "script")
+
+
+def _confine(job, iso, in_server, uid):
+    """The last steps before untrusted code runs in this process: its uid (or no capabilities
+    in a user namespace), no new privileges, the syscall filter, the environment's site."""
+    if uid is not None:
+        _drop_privileges(uid, uid)
+    elif iso.get("userns"):
+        _drop_capabilities()
+    if not in_server:  # a warm server set it on itself: its children inherit it
+        _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    sys.dont_write_bytecode = True
+    _install_seccomp(job.get("seccomp"))  # the setup above needs what it denies
+    if not in_server:  # a warm server's children inherit its site, enabled once
+        enable_site()
+
+
+def _finish(record, started):
     if record.get("tampered"):
         record.update(
             status="failed",
@@ -1217,9 +1265,159 @@ def run_job(job, in_server):
             message="the program replaced harness objects: %s" % ", ".join(record["tampered"][:8]),
         )
     record["seconds"] = time.time() - started
+
+
+def _read_secret(fd):
+    chunks = []
+    while True:
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(fd)
+    return json.loads(b"".join(chunks).decode("utf-8"))
+
+
+def _run_trusted(job, record, proof_fd, secret_fd, in_server, started):
+    """Fork the program's process (it has neither the test nor the nonce, nor the proof), then
+    become the grader: read the secret, put the test where only this process sees it, confine
+    this process too, and run the test against the program's objects."""
+    write, exit_now = os.write, os._exit
+    iso = job.get("isolation", {})
+    grader_sock, program_sock = _remote.channel()
+    program = os.fork()
+    if program == 0:
+        try:
+            grader_sock.close()
+            os.close(proof_fd)
+            os.close(secret_fd)
+            uid = int(iso["uid"]) if iso.get("uid") is not None else None
+            _confine(job, iso, in_server, uid)
+            sys.path[:0] = [CODEDIR, WORKDIR]
+            os.chdir(WORKDIR)
+            _trusted.serve_program(program_sock, job, CODEDIR)
+        finally:
+            exit_now(0)
+    program_sock.close()
+    secret = _read_secret(secret_fd)
+    nonce = secret["nonce"]
+    try:
+        _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+        _private_test_dir(iso)
+        files = dict(secret.get("test_files") or {})
+        files["pytest.ini"] = "[pytest]\n"
+        _trusted.write_private(files, _trusted.GRADERDIR)
+        # The program's uid (the files a test and the program share, such as pytest's
+        # tmp_path, stay readable to both), but not dumpable: no process of that uid without
+        # CAP_SYS_PTRACE (which the program has not) opens our memory, descriptors or root
+        # through /proc, and ptrace is filtered.
+        uid = int(iso["uid"]) if iso.get("uid") is not None else None
+        if uid is not None:
+            os.chown(_trusted.GRADERDIR, uid, uid)
+        os.set_inheritable(proof_fd, False)  # not for a subprocess the test starts
+        _confine(job, iso, in_server, uid)
+        _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # a uid change resets it
+        os.chdir(WORKDIR)  # relative paths are the program's files, as in one process
+    except Exception:
+        record["message"] = "sandbox setup failed: %s" % (sys.exc_info()[1],)
+        record["trace"] = _short_trace(sys.exc_info())
+        _emit(proof_fd, nonce, record, write, exit_now, 3)
+    grader = _trusted.Grader(grader_sock)
+    try:
+        grader.install_mirrors()
+        if job["mode"] == "pytest":
+            grader.remote_module(job["module"])
+            _run_pytest(job, record, test_dir=_trusted.GRADERDIR, trusted=True)
+        else:
+            _grade_script(job, secret, grader, record)
+    except BaseException:
+        info = sys.exc_info()
+        record.update(status="failed", exc_type=info[0].__name__, message=str(info[1])[:2000])
+        record["trace"] = _short_trace(info)
+    if grader.broken is not None:  # whatever the test made of it, the program's side lied
+        record.update(
+            status="failed",
+            exc_type="MalformedChannel",
+            message="the program's process sent what the grader does not accept: %s"
+            % grader.broken[:300],
+        )
+    _finish(record, started)
+    record["grading"] = "trusted"
+    try:
+        grader_sock.close()
+    except OSError:
+        pass
     code = int(record["status"] != "passed")
     cap = int(job.get("record_bytes", 60000))
-    _emit(proof_fd, nonce, record, write, exit_now, code, streams, owner, getpid, cap)
+    _emit(proof_fd, nonce, record, write, exit_now, code, (sys.stdout, sys.stderr))
+
+
+def _private_test_dir(iso):
+    """A directory only this process sees: a tmpfs in a mount namespace of its own (the
+    program's process is in the one we leave), or without namespaces a 0700 directory."""
+    if iso.get("mount"):
+        _check(_libc.unshare(ctypes.c_int(CLONE_NEWNS)), "unshare")
+        _tmpfs(_trusted.GRADERDIR, 16 << 20)
+        os.chmod(_trusted.GRADERDIR, 0o700)
+    else:
+        _mkdir(_trusted.GRADERDIR)
+        os.chmod(_trusted.GRADERDIR, 0o700)
+
+
+def _grade_script(job, secret, grader, record):
+    """The test of a script-mode problem, in the grader: after the program's top level ran in
+    its own process (as `__main__`), or, when the test imports the program's module, beside it."""
+    import types
+
+    test = secret["test"]
+    name = _script_name(job)
+    try:
+        compile(job["program"], "program.py", "exec")
+        code, runs_unittest = _script_code(test + "\n", name, 1)
+    except SyntaxError:
+        info = sys.exc_info()
+        record.update(status="syntax_error", exc_type=info[0].__name__, message=str(info[1]))
+        record["trace"] = _short_trace(info)
+        return
+    main = types.ModuleType("__main__")
+    if job.get("script"):
+        grader.remote_module(job["script"][len("test_") : -len(".py")])
+        namespace, names = main.__dict__, None
+        namespace.update(__name__="__main__", __file__=os.path.join(_trusted.GRADERDIR, name))
+    else:
+        try:
+            grader.ep.request("run_main")
+        except SystemExit as exc:
+            record.update(
+                status="failed",
+                exc_type="SystemExit",
+                message="program exited (code %r) before the test completed" % (exc.code,),
+            )
+            return
+        namespace, names = _trusted.script_namespace(grader, job, main, CODEDIR)
+    sys.modules["__main__"] = main
+    genuine = _genuine_unittest() if runs_unittest else None
+    try:
+        if names is None:
+            exec(code, namespace)
+        else:
+            exec(code, namespace, names)
+        if genuine is not None:
+            _grade_unittest_main(namespace.get(_UNITTEST_RESULT), genuine, record)
+            return
+    except SystemExit as exc:
+        record.update(
+            status="failed",
+            exc_type="SystemExit",
+            message="the test exited (code %r) before it completed" % (exc.code,),
+        )
+        return
+    except BaseException:
+        info = sys.exc_info()
+        record.update(status="failed", exc_type=info[0].__name__, message=str(info[1])[:2000])
+        record["trace"] = _short_trace(info)
+        return
+    record.update(status="passed", tests={"collected": 1, "passed": 1})
 
 
 if __name__ == "__main__":

@@ -1,0 +1,482 @@
+"""Trusted grading: the test runs in one process, the program in another that cannot reach it.
+Executed by the environment's interpreter (Python 3.6+); no pinbench imports.
+
+The runner forks the program's process before it has read the test or the nonce (they come on
+a descriptor only the grader reads afterwards), so neither is ever in the program's memory or
+on a filesystem it can see: the grader writes the test into a mount namespace of its own. Both
+run as the execution's uid, without capabilities, under the syscall filter (no ptrace); the
+grader is not dumpable, so no process of that uid opens its memory, descriptors or root
+through /proc: the program cannot read, write or trace its way into the
+grader. The test's `import sample` gets a module whose attributes are the program's objects
+(`_remote.Proxy`); what the program returns crosses as inert data; the assertions, the test
+framework and the verdict are the grader's own. Patches the test applies to a library module
+(`mock.patch("requests.get")`, `monkeypatch.setattr`), its environment variables and its
+working directory are mirrored into the program's process; the program's prints reach the
+grader's `sys.stdout`/`sys.stderr` (capsys sees them).
+"""
+
+import ast
+import builtins
+import importlib
+import io
+import os
+import sys
+import types
+
+import _remote
+
+GRADERDIR = "/tmp/pinbench-grader"  # the test, in the grader's own mount namespace
+_HARNESS_MODULES = ("_runner", "_remote", "_trusted", "_server", "_pytest", "pytest", "pluggy")
+
+
+# --------------------------------------------------------------------------- the program's side
+
+
+class _Forwarded(io.TextIOBase):
+    """The program's sys.stdout / sys.stderr: text kept until the next message to the grader."""
+
+    def __init__(self, pending, stream):
+        self.pending, self.stream = pending, stream
+
+    def writable(self):
+        return True
+
+    def write(self, text):
+        text = str(text)
+        self.pending.append((self.stream, text))
+        return len(text)
+
+    def isatty(self):
+        return False
+
+
+class _ProgramPolicy(object):
+    def exportable(self, obj):
+        return True
+
+    def check(self, op, values):
+        pass
+
+    def encode_module(self, module):
+        return None  # a module of the program's crosses as a handle: patches reach it
+
+    def decode_module(self, rest):
+        if len(rest) != 1 or not isinstance(rest[0], str):
+            raise _remote.BadMessage("bad module")
+        return importlib.import_module(rest[0])
+
+
+def serve_program(sock, job, code_dir):
+    """The program's process: serve the grader until it closes the channel, then exit."""
+    ep = _remote.Endpoint(sock, trusting=True, serve_policy=_ProgramPolicy())
+    pending = []
+    send = ep._send
+
+    def flush_then_send(payload):
+        if pending:
+            chunks = list(pending)
+            del pending[:]
+            for stream, text in _merged(chunks):
+                send({"op": "write", "id": 0, "args": [stream, text[-(1 << 20):]]})
+        send(payload)
+
+    ep._send = flush_then_send
+    sys.stdout = _Forwarded(pending, 1)
+    sys.stderr = _Forwarded(pending, 2)
+    main = types.ModuleType("__main__")
+    main.__file__ = os.path.join(code_dir, "program.py")
+    mirrored = {}
+
+    def run_main(ep):
+        code = compile(job["program"], main.__file__, "exec")
+        sys.modules["__main__"] = main
+        exec(code, main.__dict__)
+
+    def main_name(ep, name):
+        try:
+            return main.__dict__[name]
+        except KeyError:
+            raise NameError(name)
+
+    def main_names(ep):
+        return [n for n in main.__dict__ if isinstance(n, str)]
+
+    def mirror_set(ep, module, path, attribute, value):
+        target = importlib.import_module(module)
+        for part in path:
+            target = getattr(target, part)
+        token = len(mirrored) + 1
+        missing = object()
+        mirrored[token] = (target, attribute, target.__dict__.get(attribute, missing), missing)
+        setattr(target, attribute, value)
+        return token
+
+    def mirror_undo(ep, token):
+        target, attribute, old, missing = mirrored.pop(token)
+        if old is missing:
+            try:
+                delattr(target, attribute)
+            except AttributeError:
+                pass
+        else:
+            setattr(target, attribute, old)
+
+    def environ(ep, values, cwd):
+        os.environ.clear()
+        os.environ.update(values)
+        if cwd and cwd != os.getcwd():
+            os.chdir(cwd)
+
+    ep.handlers.update(
+        run_main=run_main, main_name=main_name, main_names=main_names, mirror_set=mirror_set,
+        mirror_undo=mirror_undo, environ=environ,
+        **{"import": lambda ep, name: importlib.import_module(name)}
+    )  # fmt: skip
+    try:
+        ep.serve_forever()
+    finally:
+        if pending:
+            try:
+                flush_then_send({"op": "write", "id": 0, "args": [1, ""]})
+            except Exception:
+                pass
+
+
+def _merged(chunks):
+    out = []
+    for stream, text in chunks:
+        if out and out[-1][0] == stream:
+            out[-1] = (stream, out[-1][1] + text)
+        else:
+            out.append((stream, text))
+    return out
+
+
+# --------------------------------------------------------------------------- the grader's side
+
+
+class _GraderPolicy(object):
+    """What the program may do with the grader's objects it was handed (a mock, a callback, a
+    file the test opened): call them and use their public attributes. Never a private or
+    special attribute (`__globals__`, `_mock_children`), never an introspection object (a
+    frame, a traceback, code), never the harness's or the test framework's own objects, never
+    replace a method, and never a mock's own API (`assert_called_with`, `call_count`)."""
+
+    def __init__(self):
+        self.refused_types = (types.FrameType, types.TracebackType, types.CodeType)
+        cell = getattr(types, "CellType", None)
+        if cell is not None:
+            self.refused_types += (cell,)
+
+    def exportable(self, obj):
+        if isinstance(obj, self.refused_types):
+            return False
+        for candidate in (obj, type(obj)):
+            module = getattr(candidate, "__module__", None)
+            if isinstance(module, str) and module.split(".", 1)[0] in _HARNESS_MODULES:
+                return False
+        return True
+
+    def check(self, op, values):
+        if op in ("getattr", "setattr", "delattr"):
+            target, name = values[0], values[1]
+            if not isinstance(name, str) or name.startswith("_"):
+                raise _remote.Refused("the grader keeps its objects' private attributes")
+            if name[:2] in ("f_", "gi", "cr", "ag", "tb", "co") and "_" in name[:4]:
+                raise _remote.Refused("the grader keeps its objects' internals")
+            if _is_mock(target) and hasattr(type(target), name):
+                raise _remote.Refused("a mock's own attributes are the test's")
+            if op != "getattr":
+                current = getattr(target, name, None)
+                if isinstance(current, (types.FunctionType, types.MethodType,
+                                        types.BuiltinFunctionType)):  # fmt: skip
+                    raise _remote.Refused("the program may not replace the test's methods")
+                if op == "setattr" and isinstance(values[2], _remote.Proxy) and callable(current):
+                    raise _remote.Refused("the program may not replace the test's callables")
+        elif op in ("write",):
+            pass
+
+    def encode_module(self, module):
+        return ["M", module.__name__]
+
+    def decode_module(self, rest):
+        raise _remote.BadMessage("a module from the program's side crosses as a handle")
+
+
+def _is_mock(obj):
+    mock = sys.modules.get("unittest.mock")
+    return mock is not None and isinstance(obj, mock.NonCallableMock)
+
+
+class RemoteModule(types.ModuleType):
+    """The program's module as the test imports it: its attributes are the program's."""
+
+    def __init__(self, name, proxy):
+        types.ModuleType.__init__(self, name)
+        self.__dict__["__pinbench_proxy__"] = proxy
+
+    def __getattr__(self, name):
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        return getattr(self.__dict__["__pinbench_proxy__"], name)
+
+    def __setattr__(self, name, value):
+        if name.startswith("__") and name.endswith("__"):
+            self.__dict__[name] = value
+        else:
+            setattr(self.__dict__["__pinbench_proxy__"], name, value)
+
+    def __delattr__(self, name):
+        if name.startswith("__") and name.endswith("__"):
+            del self.__dict__[name]
+        else:
+            delattr(self.__dict__["__pinbench_proxy__"], name)
+
+    def __dir__(self):
+        return dir(self.__dict__["__pinbench_proxy__"])
+
+
+class Grader(object):
+    """The grader's end of the channel, with what the program's process must mirror."""
+
+    def __init__(self, sock):
+        self.ep = _remote.Endpoint(sock, trusting=False, serve_policy=_GraderPolicy())
+        self.broken = None
+        self.synced = (dict(os.environ), os.getcwd())
+        self.syncing = False
+        self.ep.on_call = self._sync
+        self.ep.handlers["write"] = self._write
+        self.ep.notifications.add("write")
+        self._wrap_request()
+
+    def _wrap_request(self):
+        request = self.ep.request
+
+        def checked(op, *args):
+            if self.broken is not None:
+                raise _remote.BadMessage(self.broken)
+            try:
+                return request(op, *args)
+            except _remote.BadMessage as exc:
+                self.broken = str(exc) or "malformed message"
+                raise
+            except _remote.ChannelClosed:
+                self.broken = self.broken or None
+                raise
+
+        self.ep.request = checked
+
+    def _write(self, ep, stream, text):
+        if stream in (1, 2) and isinstance(text, str):
+            target = sys.stdout if stream == 1 else sys.stderr
+            try:
+                target.write(text)
+            except Exception:
+                pass
+
+    def _sync(self, ep):
+        if self.syncing:
+            return
+        now = (dict(os.environ), os.getcwd())
+        if now != self.synced:
+            self.syncing = True
+            try:
+                self.synced = now
+                ep.request("environ", now[0], now[1])
+            finally:
+                self.syncing = False
+
+    def remote_module(self, name):
+        module = RemoteModule(name, self.ep.request("import", name))
+        sys.modules[name] = module
+        return module
+
+    # --- patches of library modules, mirrored
+
+    def install_mirrors(self):
+        """Patches the test makes to a library module or class (not the program's module,
+        whose attributes already live in the program's process) are made there as well."""
+        grader = self
+        mock = importlib.import_module("unittest.mock")
+        patch_class = mock._patch
+        enter, exit_ = patch_class.__enter__, patch_class.__exit__
+
+        def mirrored_enter(patch):
+            result = enter(patch)
+            patch._pinbench_token = grader.mirror(patch.target, patch.attribute)
+            return result
+
+        def mirrored_exit(patch, *info):
+            token = getattr(patch, "_pinbench_token", None)
+            patch._pinbench_token = None
+            try:
+                return exit_(patch, *info)
+            finally:
+                grader.unmirror(token)
+
+        patch_class.__enter__, patch_class.__exit__ = mirrored_enter, mirrored_exit
+        monkeypatch = sys.modules.get("_pytest.monkeypatch")
+        if monkeypatch is not None:
+            self._mirror_monkeypatch(monkeypatch.MonkeyPatch)
+
+    def _mirror_monkeypatch(self, klass):
+        grader = self
+        setattr_, undo = klass.setattr, klass.undo
+
+        def mirrored_setattr(mp, *args, **kwargs):
+            before = len(mp._setattr)
+            result = setattr_(mp, *args, **kwargs)
+            if len(mp._setattr) > before:
+                target, name = mp._setattr[-1][0], mp._setattr[-1][1]
+                token = grader.mirror(target, name)
+                if token is not None:
+                    mp.__dict__.setdefault("_pinbench_tokens", []).append(token)
+            return result
+
+        def mirrored_undo(mp):
+            try:
+                return undo(mp)
+            finally:
+                for token in reversed(mp.__dict__.pop("_pinbench_tokens", [])):
+                    grader.unmirror(token)
+
+        klass.setattr, klass.undo = mirrored_setattr, mirrored_undo
+
+    def mirror(self, target, attribute):
+        if isinstance(target, (RemoteModule, _remote.Proxy)) or not isinstance(attribute, str):
+            return None  # the program's own object: the patch went there already
+        if isinstance(target, types.ModuleType):
+            module, path = target.__name__, []
+        elif isinstance(target, type) and isinstance(getattr(target, "__module__", None), str):
+            module, path = target.__module__, target.__qualname__.split(".")
+            if "<locals>" in path:
+                return None
+        else:
+            return None
+        if module.split(".", 1)[0] in _HARNESS_MODULES or module == "__main__":
+            return None
+        try:
+            return self.ep.request("mirror_set", module, path, attribute, getattr(target, attribute))
+        except _remote.ChannelClosed:
+            raise
+        except Exception:
+            return None  # the program's process has no such module: nothing there to patch
+
+    def unmirror(self, token):
+        if token is not None and self.broken is None:
+            try:
+                self.ep.request("mirror_undo", token)
+            except Exception:
+                pass
+
+
+class ScriptNames(object):
+    """Module-level names of a test that ran appended to the program: the test's own, then
+    what the program imported (the grader imports it itself: the test's helpers are never the
+    program's), then the program's other globals, fetched when used. A builtin is never taken
+    from the program: a global that shadows `all` or `AssertionError` does not reach the test."""
+
+    def __init__(self, namespace, grader, imported, own):
+        self.namespace, self.grader, self.imported = namespace, grader, imported
+        self.own = set(own)
+
+    def __getitem__(self, name):
+        if name in self.own:
+            return self.namespace[name]
+        if name in self.imported:
+            return self.imported[name]
+        if hasattr(builtins, name) or (name.startswith("__") and name.endswith("__")):
+            raise KeyError(name)
+        try:
+            return self.grader.ep.request("main_name", name)
+        except NameError:
+            raise KeyError(name)
+
+    def __setitem__(self, name, value):
+        self.own.add(name)
+        self.namespace[name] = value
+
+    def __delitem__(self, name):
+        self.own.discard(name)
+        del self.namespace[name]
+
+    def __contains__(self, name):
+        try:
+            self[name]
+            return True
+        except KeyError:
+            return False
+
+
+def program_imports(source):
+    """The names the program's top level binds by importing an installed module, resolved in
+    the grader (never from the program's directories, which are not on its path)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    bound = {}
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                try:
+                    module = importlib.import_module(alias.name)
+                except Exception:
+                    continue
+                if alias.asname:
+                    bound[alias.asname] = module
+                else:
+                    top = alias.name.split(".", 1)[0]
+                    bound[top] = sys.modules.get(top, module)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            try:
+                module = importlib.import_module(node.module)
+            except Exception:
+                continue
+            for alias in node.names:
+                if alias.name == "*":
+                    continue
+                value = getattr(module, alias.name, None)
+                if value is None:
+                    try:
+                        value = importlib.import_module(node.module + "." + alias.name)
+                    except Exception:
+                        continue
+                bound[alias.asname or alias.name] = value
+    return dict((k, v) for k, v in bound.items() if not hasattr(builtins, k))
+
+
+def script_namespace(grader, job, main, code_dir):
+    """The test's names when it runs appended to the program, as (globals, module-level
+    mapping): the globals hold the program's names as of the end of its top level (functions
+    and classes as the program's objects) under the grader's own imports and the test's names;
+    module-level code reads the program's names afresh (`ScriptNames`)."""
+    imported = program_imports(job["program"])
+    namespace = main.__dict__
+    namespace.update(__name__="__main__", __builtins__=builtins)
+    namespace["__file__"] = os.path.join(code_dir, "program.py")
+    own = set(namespace)
+    for name in grader.ep.request("main_names"):
+        if not isinstance(name, str) or name in imported or hasattr(builtins, name):
+            continue
+        if name.startswith("__") and name.endswith("__"):
+            continue
+        try:
+            namespace[name] = grader.ep.request("main_name", name)
+        except _remote.ChannelClosed:
+            raise
+        except Exception:
+            continue
+    namespace.update(imported)
+    return namespace, ScriptNames(namespace, grader, imported, own)
+
+
+def write_private(files, directory):
+    """The test's files, in the grader's directory only."""
+    for name, text in files.items():
+        path = os.path.join(directory, name)
+        parent = os.path.dirname(path)
+        if not os.path.isdir(parent):
+            os.makedirs(parent, 0o700)
+        with open(path, "w") as fh:
+            fh.write(text)
