@@ -8,10 +8,13 @@
 
 Usage: uv run python bench/throughput.py [--n 300] [--n-slow 40] [--jobs J]
        uv run python bench/throughput.py --sweep 2,3 [--n 1500] [--rounds 3]
+       uv run python bench/throughput.py --grading [--n 600] [--rounds 3]
 Slow paths run the first --n-slow programs of the same list. Tiny numpy tests, then pandas.
 pinbench runs --jobs executions at once (default: its own default, cores + 1). --sweep runs
 only the warm path on numpy, alternating the given --jobs values round by round, and prints
-each round's rate and how busy the machine's CPUs were.
+each round's rate and how busy the machine's CPUs were. --grading runs the warm path on both
+suites, alternating trusted and in-process grading (PINBENCH_GRADING) round by round on the same
+servers, and prints the medians and their ratio.
 """
 
 from __future__ import annotations
@@ -158,6 +161,31 @@ def sweep(values: list[int], n: int, rounds: int) -> None:
         pools[j].close()
 
 
+def grading(n: int, rounds: int, jobs: int) -> None:
+    from pinbench.sandbox.grade import IN_PROCESS, MODE_VARIABLE, TRUSTED
+
+    print(f"{CORES} cores; --jobs {jobs}; isolation {detect().level}; {n} executions a round")
+    for name, (spec, program, test) in SUITES.items():
+        env = ensure(spec)
+        pools = WarmPools(detect(), per_env=jobs)
+        run = pinbench_path(env, program, test, pools, name)
+        rates: dict[str, list[float]] = {TRUSTED: [], IN_PROCESS: []}
+        for round_ in range(rounds + 1):
+            for mode in (TRUSTED, IN_PROCESS):
+                os.environ[MODE_VARIABLE] = mode
+                r, ok = rate(n if round_ else 4 * jobs, run, jobs)
+                if round_:  # the first round warms the servers up
+                    rates[mode].append(r)
+                    print(f"{name} round {round_} {mode:10}: {r:6.1f} exec/s ({ok}/{n} passed)")
+        pools.close()
+        trusted, in_process = (statistics.median(rates[m]) for m in (TRUSTED, IN_PROCESS))
+        print(
+            f"{name}: trusted median {trusted:.1f} exec/s, in-process {in_process:.1f} exec/s, "
+            f"ratio {trusted / in_process:.2f}"
+        )
+    os.environ.pop(MODE_VARIABLE, None)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=300)
@@ -165,7 +193,11 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=default_jobs())
     parser.add_argument("--sweep", help="comma-separated --jobs values: warm numpy only")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--grading", action="store_true", help="trusted vs in-process, warm")
     args = parser.parse_args()
+    if args.grading:
+        grading(args.n, args.rounds, args.jobs)
+        return
     if args.sweep:
         sweep([int(v) for v in args.sweep.split(",")], args.n, args.rounds)
         return

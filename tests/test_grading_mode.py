@@ -1,6 +1,5 @@
-"""Every run, report and validation states how its verdicts were reached, and that in-process
-grading is forgeable by a program written to defeat it (issue 18's honest default until the
-verdict moves out of the graded process)."""
+"""Every run, report and validation states how its verdicts were reached: trusted by default,
+and in-process (PINBENCH_GRADING=in-process) marked forgeable everywhere."""
 
 from __future__ import annotations
 
@@ -11,12 +10,27 @@ import pytest
 from typer.testing import CliRunner
 
 from pinbench.cli import app
-from pinbench.sandbox.grade import grading_digest
+from pinbench.sandbox.grade import MODE_VARIABLE, current_grading, grading_digest
 
 pytestmark = pytest.mark.integration
 
 
-def test_run_report_and_validate_state_the_grading_mode(tmp_path: Path) -> None:
+def test_trusted_is_the_default_and_not_forgeable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(MODE_VARIABLE, raising=False)
+    trusted = current_grading()
+    assert (trusted.mode, trusted.forgeable) == ("trusted", False)
+    monkeypatch.setenv(MODE_VARIABLE, "in-process")
+    assert current_grading().forgeable
+    assert current_grading().digest != trusted.digest  # the outcome cache keys apart
+    monkeypatch.setenv(MODE_VARIABLE, "bogus")
+    with pytest.raises(ValueError, match="PINBENCH_GRADING"):
+        current_grading()
+
+
+def test_run_report_and_validate_state_the_grading_mode(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(MODE_VARIABLE, "in-process")
     row = {
         "id": "grading-mode",
         "library": "packaging",

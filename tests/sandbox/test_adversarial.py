@@ -227,7 +227,8 @@ def test_sys_exit_zero_before_the_asserts_fails(run: Run) -> None:
 def test_os_exit_zero_before_the_asserts_fails(run: Run) -> None:
     result = run(WRONG + "import os\nos._exit(0)", "assert f() == 2")
     assert result.status is Status.FAILED
-    assert result.exc_type == "NoProof"
+    assert result.exc_type == "ProcessEnded"  # the grader outlives the program's process
+    assert "exit status 0" in result.message
 
 
 def test_os_exit_zero_in_pytest_mode_fails(run: Run) -> None:
@@ -355,19 +356,19 @@ for fd in os.listdir('/proc/self/fd'):
 
 def test_replacing_assertion_error_fails(run: Run) -> None:
     program = WRONG + "import builtins\nbuiltins.AssertionError = type('Nope', (Exception,), {})"
-    result = run(program, "try:\n    assert f() == 2\nexcept Exception:\n    pass")
+    result = run(program, "assert f() == 2")
     assert result.status is Status.FAILED
-    assert result.exc_type == "HarnessTampering"
+    assert result.exc_type == "AssertionError"  # the grader's own, which the program never saw
 
 
 def test_replacing_builtin_import_fails(run: Run) -> None:
-    program = (
+    program = WRONG + (
         "import builtins\n_real = builtins.__import__\n"
         "builtins.__import__ = lambda *a, **k: _real(*a, **k)"
     )
-    result = run(program, "assert True")
+    result = run(program, "import unittest\nassert f() == 2")
     assert result.status is Status.FAILED
-    assert result.exc_type == "HarnessTampering"
+    assert result.exc_type == "AssertionError"
 
 
 def test_patching_every_testcase_assert_method_fails(run: Run) -> None:
@@ -382,7 +383,7 @@ for name in dir(unittest.TestCase):
     )
     result = run(program, UNITTEST_TEST, kind=TestKind.PYTEST)
     assert result.status is Status.FAILED
-    assert result.exc_type == "HarnessTampering"
+    assert result.exc_type == "AssertionError"
 
 
 def test_patching_failure_exception_fails(run: Run) -> None:
@@ -566,4 +567,4 @@ def test_patching_unittest_it_imported_itself_fails_in_script_mode(run: Run) -> 
     )
     result = run(program, "import unittest\nunittest.TestCase().assertEqual(f(), 2)")
     assert result.status is Status.FAILED
-    assert result.exc_type == "HarnessTampering"
+    assert result.exc_type == "AssertionError"

@@ -96,16 +96,18 @@ def grade(
     return _from_record(genuine[0], returncode, result)
 
 
+_LIMIT_SIGNALS = {
+    128 + signal.SIGXCPU: "CPU time limit exceeded",
+    128 + signal.SIGXFSZ: "file size limit exceeded",
+    -signal.SIGXCPU: "CPU time limit exceeded",
+    -signal.SIGXFSZ: "file size limit exceeded",
+}
+
+
 def _without_record(returncode: int, result: _Result) -> Execution:
     """The runner never reached its proof: the program ended the process, or a limit did."""
-    limit_signals = {
-        128 + signal.SIGXCPU: "CPU time limit exceeded",
-        128 + signal.SIGXFSZ: "file size limit exceeded",
-        -signal.SIGXCPU: "CPU time limit exceeded",
-        -signal.SIGXFSZ: "file size limit exceeded",
-    }
-    if returncode in limit_signals:
-        return result(Status.RESOURCE_LIMIT, message=limit_signals[returncode])
+    if returncode in _LIMIT_SIGNALS:
+        return result(Status.RESOURCE_LIMIT, message=_LIMIT_SIGNALS[returncode])
     return result(
         Status.FAILED,
         exc_type="NoProof",
@@ -136,6 +138,9 @@ def _stated(record: dict[str, Any], returncode: int, result: _Result) -> Executi
         "tests": {k: v for k, v in _tests_of(record).items()},
         "details": record.get("details") if isinstance(record.get("details"), dict) else {},
     }
+    program_exit = record.get("program_exit")  # the grader saw the program's process end so
+    if status != "passed" and program_exit in _LIMIT_SIGNALS:
+        return result(Status.RESOURCE_LIMIT, **{**fields, "message": _LIMIT_SIGNALS[program_exit]})
     if status == "passed":
         if returncode != 0:
             return result(Status.FAILED, exc_type="NoProof", message="runner did not exit cleanly")

@@ -14,7 +14,6 @@ size and depth, decoded strictly; anything else raises `BadMessage`, which fails
 
 import base64
 import json
-import os
 import socket
 import struct
 import sys
@@ -24,6 +23,8 @@ MAX_FRAME = 256 << 20
 MAX_DEPTH = 100
 MAX_NODES = 4 << 20
 _HEADER = struct.Struct(">I")
+# Bound once: a program that patches json (or os) in its process does not break its channel.
+_dumps, _loads = json.dumps, json.loads
 
 
 class BadMessage(Exception):
@@ -31,7 +32,7 @@ class BadMessage(Exception):
     oversized or nested too deep."""
 
 
-class ChannelClosed(Exception):
+class ProcessEnded(Exception):
     """The other process closed the channel (it ended, or it was killed)."""
 
 
@@ -52,7 +53,7 @@ def _recv_exact(sock, size):
     while left:
         chunk = sock.recv(min(left, 1 << 20))
         if not chunk:
-            raise ChannelClosed("the other process closed the channel")
+            raise ProcessEnded("the program's process ended before the test completed")
         chunks.append(chunk)
         left -= len(chunk)
     return b"".join(chunks)
@@ -64,7 +65,7 @@ def _recv_frame(sock):
         raise BadMessage("a message of %d bytes (at most %d)" % (size, MAX_FRAME))
     data = _recv_exact(sock, size)
     try:
-        message = json.loads(data.decode("utf-8"))
+        message = _loads(data.decode("utf-8"))
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise BadMessage("not a message: %s" % (type(exc).__name__,))
     if not isinstance(message, dict):
@@ -267,7 +268,12 @@ class Endpoint(object):
         if t is range:
             return ["range", obj.start, obj.stop, obj.step]
         if t is slice:
-            return ["slice", self.encode(obj.start, d), self.encode(obj.stop, d), self.encode(obj.step, d)]
+            return [
+                "slice",
+                self.encode(obj.start, d),
+                self.encode(obj.stop, d),
+                self.encode(obj.step, d),
+            ]
         if obj is Ellipsis:
             return ["..."]
         if isinstance(obj, tuple) and hasattr(t, "_fields") and tuple.__repr__ is not t.__repr__:
@@ -302,7 +308,13 @@ class Endpoint(object):
         if type(obj) is pd.DataFrame:
             columns = [self._series_values(obj.iloc[:, i], d) for i in range(obj.shape[1])]
             dtypes = [str(dt) for dt in obj.dtypes]
-            return ["pdDF", self._encode_index(obj.columns, d), self._encode_index(obj.index, d), columns, dtypes]
+            return [
+                "pdDF",
+                self._encode_index(obj.columns, d),
+                self._encode_index(obj.index, d),
+                columns,
+                dtypes,
+            ]
         if type(obj) is pd.Series:
             return [
                 "pdS", self._series_values(obj, d), self._encode_index(obj.index, d),
@@ -330,9 +342,19 @@ class Endpoint(object):
     def _encode_index(self, index, d):
         pd = _module("pandas")
         if type(index) is pd.RangeIndex:
-            return ["pdR", int(index.start), int(index.stop), int(index.step), self.encode(index.name, d)]
+            return [
+                "pdR",
+                int(index.start),
+                int(index.stop),
+                int(index.step),
+                self.encode(index.name, d),
+            ]
         if type(index) is pd.MultiIndex:
-            return ["pdMI", [self.encode(x, d) for x in index.tolist()], [self.encode(n, d) for n in index.names]]
+            return [
+                "pdMI",
+                [self.encode(x, d) for x in index.tolist()],
+                [self.encode(n, d) for n in index.names],
+            ]
         np = _module("numpy")
         values = index.values
         if type(values) is not np.ndarray:
@@ -343,7 +365,10 @@ class Endpoint(object):
         torch = _module("torch")
         if torch is None:
             return None
-        if isinstance(obj, torch.Tensor) and type(obj) in (torch.Tensor, getattr(torch.nn, "Parameter", None)):
+        if isinstance(obj, torch.Tensor) and type(obj) in (
+            torch.Tensor,
+            getattr(torch.nn, "Parameter", None),
+        ):
             if obj.is_sparse or obj.is_quantized or str(obj.dtype)[6:] not in _TORCH_DTYPES:
                 return None
             flat = obj.detach().cpu().contiguous()
@@ -368,7 +393,15 @@ class Endpoint(object):
             offset = obj.utcoffset() if obj.tzinfo is not None else None
             seconds = None if offset is None else offset.total_seconds()
             if t is datetime.datetime:
-                parts = [obj.year, obj.month, obj.day, obj.hour, obj.minute, obj.second, obj.microsecond]
+                parts = [
+                    obj.year,
+                    obj.month,
+                    obj.day,
+                    obj.hour,
+                    obj.minute,
+                    obj.second,
+                    obj.microsecond,
+                ]
             else:
                 parts = [obj.hour, obj.minute, obj.second, obj.microsecond]
             return ["dt" if t is datetime.datetime else "tm", parts, seconds]
@@ -392,7 +425,9 @@ class Endpoint(object):
             return ["DQ", [self.encode(x, d) for x in obj], obj.maxlen]
         if t is collections.defaultdict:
             factory = obj.default_factory
-            if factory is not None and not (isinstance(factory, type) and factory.__module__ == "builtins"):
+            if factory is not None and not (
+                isinstance(factory, type) and factory.__module__ == "builtins"
+            ):
                 return None
             name = None if factory is None else factory.__name__
             return ["DD", name, [[self.encode(k, d), self.encode(v, d)] for k, v in obj.items()]]
@@ -453,7 +488,11 @@ class Endpoint(object):
             return found
         base = self._local_class(info.get("mro"), 0)
         name = info.get("name")
-        name = name.rsplit(".", 1)[-1] if isinstance(name, str) and name.isidentifier() else "ProgramError"
+        name = (
+            name.rsplit(".", 1)[-1]
+            if isinstance(name, str) and name.isidentifier()
+            else "ProgramError"
+        )
         try:
             made = type(name, (RemoteException, base), {})
         except TypeError:
@@ -463,34 +502,37 @@ class Endpoint(object):
 
     def _local_class(self, mro, start):
         """The first class of `mro` (module, qualname pairs) this process has loaded itself and
-        that is an exception class; Exception when none is."""
+        that is an ordinary exception class; Exception when none is. Never one that steers a
+        test framework (SystemExit, pytest's outcomes, unittest's SkipTest): from the other
+        process, those are only names."""
         if isinstance(mro, list):
             for entry in mro[start:]:
-                if not (isinstance(entry, list) and len(entry) == 2):
-                    continue
-                module, qualname = entry
-                if not isinstance(module, str) or not isinstance(qualname, str):
-                    continue
-                if module == "exceptions":
-                    module = "builtins"
-                klass = _module(module)
-                for part in qualname.split("."):
-                    klass = getattr(klass, part, None) if part.isidentifier() else None
-                if isinstance(klass, type) and issubclass(klass, BaseException):
-                    if not issubclass(klass, (KeyboardInterrupt, SystemExit, GeneratorExit)):
-                        return klass
+                klass = _resolve(entry)
+                if klass is not None:
+                    return klass
         return Exception
 
     def decode_exception(self, rest):
-        _want(len(rest) == 3, "bad exception")
+        _want(len(rest) == 3 and isinstance(rest[0], list), "bad exception")
         mro, message, cls = rest
         _want(isinstance(message, str), "bad exception")
+        klass = None
         if cls is not None:
             klass = self.decode(cls, 1)
             if not (isinstance(klass, type) and issubclass(klass, BaseException)):
-                klass = self._local_class(mro, 0)
-        else:
-            klass = self._local_class(mro, 0)
+                klass = None
+        if klass is None and mro:
+            klass = _resolve(mro[0])
+        if klass is None:  # a name only: a stand-in of that name under its nearest base
+            first = mro[0] if mro and isinstance(mro[0], list) and len(mro[0]) == 2 else None
+            name = first[1].rsplit(".", 1)[-1] if first and isinstance(first[1], str) else ""
+            name = name if name.isidentifier() else "ProgramError"
+            base = self._local_class(mro, 1)
+            key = (name, base)
+            klass = _NAMED_STAND_INS.get(key)
+            if klass is None:
+                klass = type(name, (RemoteException, base), {})
+                _NAMED_STAND_INS[key] = klass
         try:
             exc = klass.__new__(klass)
             exc.args = (message,)
@@ -526,7 +568,7 @@ class Endpoint(object):
         return data[1:]
 
     def _send(self, payload):
-        data = json.dumps(payload, allow_nan=True).encode("utf-8")
+        data = _dumps(payload, allow_nan=True).encode("utf-8")
         _send_frame(self.sock, data)
 
     def serve_one(self, message):
@@ -564,10 +606,31 @@ class Endpoint(object):
         while True:
             try:
                 message = _recv_frame(self.sock)
-            except ChannelClosed:
+            except ProcessEnded:
                 return
             with self.lock:
                 self.serve_one(message)
+
+
+_NAMED_STAND_INS = {}
+
+
+def _resolve(entry):
+    """An ordinary exception class this process has loaded, by (module, qualname); or None."""
+    if not (isinstance(entry, list) and len(entry) == 2):
+        return None
+    module, qualname = entry
+    if not isinstance(module, str) or not isinstance(qualname, str):
+        return None
+    klass = _module("builtins" if module == "exceptions" else module)
+    for part in qualname.split("."):
+        klass = getattr(klass, part, None) if part.isidentifier() else None
+    if not (isinstance(klass, type) and issubclass(klass, Exception)):
+        return None
+    unittest = _module("unittest")
+    if unittest is not None and issubclass(klass, unittest.SkipTest):
+        return None
+    return klass
 
 
 def _decode_list(ep, rest, d):
@@ -610,7 +673,9 @@ def _decode_index(ep, data, d):
         _want(len(rest) == 4 and all(type(x) is int for x in rest[:3]), "bad index")
         return pd.RangeIndex(rest[0], rest[1], rest[2], name=ep.decode(rest[3], d))
     if tag == "pdMI":
-        _want(len(rest) == 2 and isinstance(rest[0], list) and isinstance(rest[1], list), "bad index")
+        _want(
+            len(rest) == 2 and isinstance(rest[0], list) and isinstance(rest[1], list), "bad index"
+        )
         tuples = [ep.decode(x, d) for x in rest[0]]
         names = [ep.decode(x, d) for x in rest[1]]
         _want(all(type(t) is tuple for t in tuples), "bad index")
@@ -723,7 +788,10 @@ def _namedtuple(ep, rest, d):
     _want(len(rest) == 3 and isinstance(rest[0], str) and isinstance(rest[1], list), "bad tuple")
     name, fields = rest[0], rest[1]
     _want(name.isidentifier() and len(fields) <= 256, "bad tuple")
-    _want(all(isinstance(f, str) and f.isidentifier() and not f.startswith("_") for f in fields), "bad tuple")
+    _want(
+        all(isinstance(f, str) and f.isidentifier() and not f.startswith("_") for f in fields),
+        "bad tuple",
+    )
     key = (name, tuple(fields))
     klass = _NAMEDTUPLES.get(key)
     if klass is None:
@@ -851,7 +919,9 @@ _DECODERS = {
     "DD": _defaultdict,
     "DQ": _deque,
     "B": lambda ep, rest, d: _unb64(rest[0]) if len(rest) == 1 else _want(False, "bad bytes"),
-    "BA": lambda ep, rest, d: bytearray(_unb64(rest[0])) if len(rest) == 1 else _want(False, "bad bytes"),
+    "BA": lambda ep, rest, d: (
+        bytearray(_unb64(rest[0])) if len(rest) == 1 else _want(False, "bad bytes")
+    ),
     "C": _decode_complex,
     "R": _decode_local,
     "H": lambda ep, rest, d: ep._proxy(rest),
@@ -861,7 +931,11 @@ _DECODERS = {
     "nd": _decode_nd,
     "ndo": _decode_ndo,
     "np": _decode_np,
-    "npdt": lambda ep, rest, d: _simple_dtype(_module("numpy"), rest[0]) if len(rest) == 1 and _module("numpy") else _want(False, "bad dtype"),
+    "npdt": lambda ep, rest, d: (
+        _simple_dtype(_module("numpy"), rest[0])
+        if len(rest) == 1 and _module("numpy")
+        else _want(False, "bad dtype")
+    ),
     "pdDF": _decode_frame,
     "pdS": _decode_series,
     "pdI": lambda ep, rest, d: _decode_index(ep, ["pdI"] + rest, d),
@@ -872,7 +946,9 @@ _DECODERS = {
     "pdNaT": _pandas_simple("pdNaT"),
     "pdNA": _pandas_simple("pdNA"),
     "tt": _decode_tensor,
-    "tS": lambda ep, rest, d: _module("torch").Size(ep._items(rest, d)) if _module("torch") else _want(False, "no torch"),
+    "tS": lambda ep, rest, d: (
+        _module("torch").Size(ep._items(rest, d)) if _module("torch") else _want(False, "no torch")
+    ),
     "tdt": _torch_dtype,
     "tdev": _torch_device,
     "dt": _decode_datetime,
@@ -916,14 +992,20 @@ def _counter(items):
 def _date(parts):
     import datetime
 
-    _want(isinstance(parts, list) and len(parts) == 3 and all(type(p) is int for p in parts), "bad date")
+    _want(
+        isinstance(parts, list) and len(parts) == 3 and all(type(p) is int for p in parts),
+        "bad date",
+    )
     return datetime.date(*parts)
 
 
 def _timedelta(parts):
     import datetime
 
-    _want(isinstance(parts, list) and len(parts) == 3 and all(type(p) is int for p in parts), "bad timedelta")
+    _want(
+        isinstance(parts, list) and len(parts) == 3 and all(type(p) is int for p in parts),
+        "bad timedelta",
+    )
     return datetime.timedelta(days=parts[0], seconds=parts[1], microseconds=parts[2])
 
 
@@ -983,7 +1065,21 @@ def _unop(ep, name, target):
 
 
 _BINOPS = set()
-for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and_", "or_", "xor", "lshift", "rshift"):
+for _name in (
+    "add",
+    "sub",
+    "mul",
+    "truediv",
+    "floordiv",
+    "mod",
+    "pow",
+    "matmul",
+    "and_",
+    "or_",
+    "xor",
+    "lshift",
+    "rshift",
+):
     _BINOPS.add(_name)
     _BINOPS.add("r" + _name)
 _BINOPS.update(("lt", "le", "gt", "ge", "eq", "ne", "contains"))
@@ -1076,7 +1172,9 @@ class Proxy(object):
         return self._pb("next")
 
     def __contains__(self, item):
-        return _truth(object.__getattribute__(self, "_pb_ep"), self._pb("binop", "contains", self, item))
+        return _truth(
+            object.__getattribute__(self, "_pb_ep"), self._pb("binop", "contains", self, item)
+        )
 
     def __repr__(self):
         text = self._pb("repr")
@@ -1192,7 +1290,21 @@ def _make_binop(name):
     return forward
 
 
-for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and_", "or_", "xor", "lshift", "rshift"):
+for _name in (
+    "add",
+    "sub",
+    "mul",
+    "truediv",
+    "floordiv",
+    "mod",
+    "pow",
+    "matmul",
+    "and_",
+    "or_",
+    "xor",
+    "lshift",
+    "rshift",
+):
     _dunder = _name.strip("_")
     setattr(Proxy, "__%s__" % _dunder, _make_binop(_name))
     setattr(Proxy, "__r%s__" % _dunder, _make_binop("r" + _name))

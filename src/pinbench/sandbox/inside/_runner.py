@@ -918,8 +918,8 @@ def _mirror_child(child, exit_now):
 
 def warm_up():
     """Import what a run imports lazily, once in the warm server rather than in every child."""
-    import resource  # noqa: F401
     import fcntl  # noqa: F401
+    import resource  # noqa: F401
     import signal  # noqa: F401
     import traceback  # noqa: F401
     import types  # noqa: F401
@@ -1322,9 +1322,9 @@ def _run_trusted(job, record, proof_fd, secret_fd, in_server, started):
         record["message"] = "sandbox setup failed: %s" % (sys.exc_info()[1],)
         record["trace"] = _short_trace(sys.exc_info())
         _emit(proof_fd, nonce, record, write, exit_now, 3)
-    grader = _trusted.Grader(grader_sock)
+    grader = _trusted.Grader(grader_sock, program)
     try:
-        grader.install_mirrors()
+        grader.install_mirrors(with_pytest=job["mode"] == "pytest")
         if job["mode"] == "pytest":
             grader.remote_module(job["module"])
             _run_pytest(job, record, test_dir=_trusted.GRADERDIR, trusted=True)
@@ -1341,6 +1341,9 @@ def _run_trusted(job, record, proof_fd, secret_fd, in_server, started):
             message="the program's process sent what the grader does not accept: %s"
             % grader.broken[:300],
         )
+    status = grader.program_ended()
+    if status is not None and os.WIFSIGNALED(status):  # a limit's signal, as the kernel says
+        record["program_exit"] = 128 + os.WTERMSIG(status)
     _finish(record, started)
     record["grading"] = "trusted"
     try:
@@ -1349,7 +1352,7 @@ def _run_trusted(job, record, proof_fd, secret_fd, in_server, started):
         pass
     code = int(record["status"] != "passed")
     cap = int(job.get("record_bytes", 60000))
-    _emit(proof_fd, nonce, record, write, exit_now, code, (sys.stdout, sys.stderr))
+    _emit(proof_fd, nonce, record, write, exit_now, code, (sys.stdout, sys.stderr), cap=cap)
 
 
 def _private_test_dir(iso):

@@ -25,6 +25,7 @@ import types
 
 import _remote
 
+_getcwd, _chdir = os.getcwd, os.chdir  # the real ones: a test may patch them
 GRADERDIR = "/tmp/pinbench-grader"  # the test, in the grader's own mount namespace
 _HARNESS_MODULES = ("_runner", "_remote", "_trusted", "_server", "_pytest", "pytest", "pluggy")
 
@@ -35,14 +36,19 @@ _HARNESS_MODULES = ("_runner", "_remote", "_trusted", "_server", "_pytest", "pyt
 class _Forwarded(io.TextIOBase):
     """The program's sys.stdout / sys.stderr: text kept until the next message to the grader."""
 
-    def __init__(self, pending, stream):
-        self.pending, self.stream = pending, stream
+    def __init__(self, pending, stream, budget):
+        self.pending, self.stream, self.budget = pending, stream, budget
 
     def writable(self):
         return True
 
     def write(self, text):
         text = str(text)
+        self.budget[0] -= len(text)
+        if self.budget[0] < 0:  # as a real file under the file size limit would refuse it
+            import errno
+
+            raise OSError(errno.EFBIG, "File too large")
         self.pending.append((self.stream, text))
         return len(text)
 
@@ -77,12 +83,13 @@ def serve_program(sock, job, code_dir):
             chunks = list(pending)
             del pending[:]
             for stream, text in _merged(chunks):
-                send({"op": "write", "id": 0, "args": [stream, text[-(1 << 20):]]})
+                send({"op": "write", "id": 0, "args": [stream, text[-(1 << 20) :]]})
         send(payload)
 
     ep._send = flush_then_send
-    sys.stdout = _Forwarded(pending, 1)
-    sys.stderr = _Forwarded(pending, 2)
+    budget = [int(job.get("limits", {}).get("file_size") or (64 << 20))]
+    sys.stdout = _Forwarded(pending, 1, budget)
+    sys.stderr = _Forwarded(pending, 2, budget)
     main = types.ModuleType("__main__")
     main.__file__ = os.path.join(code_dir, "program.py")
     mirrored = {}
@@ -124,8 +131,11 @@ def serve_program(sock, job, code_dir):
     def environ(ep, values, cwd):
         os.environ.clear()
         os.environ.update(values)
-        if cwd and cwd != os.getcwd():
-            os.chdir(cwd)
+        try:
+            if cwd and cwd != _getcwd():
+                _chdir(cwd)
+        except OSError:  # a directory the program may not enter: it stays where it is
+            pass
 
     ep.handlers.update(
         run_main=run_main, main_name=main_name, main_names=main_names, mirror_set=mirror_set,
@@ -239,10 +249,12 @@ class RemoteModule(types.ModuleType):
 class Grader(object):
     """The grader's end of the channel, with what the program's process must mirror."""
 
-    def __init__(self, sock):
+    def __init__(self, sock, program_pid):
         self.ep = _remote.Endpoint(sock, trusting=False, serve_policy=_GraderPolicy())
+        self.program_pid = program_pid
+        self.program_status = None  # its wait status, once it ended: the grader's own evidence
         self.broken = None
-        self.synced = (dict(os.environ), os.getcwd())
+        self.synced = (dict(os.environ), _getcwd())
         self.syncing = False
         self.ep.on_call = self._sync
         self.ep.handlers["write"] = self._write
@@ -260,11 +272,38 @@ class Grader(object):
             except _remote.BadMessage as exc:
                 self.broken = str(exc) or "malformed message"
                 raise
-            except _remote.ChannelClosed:
-                self.broken = self.broken or None
-                raise
+            except _remote.ProcessEnded:
+                status = self.program_ended(wait=2.0)
+                if status is None:
+                    raise
+                if os.WIFSIGNALED(status):
+                    how = "killed by signal %d" % os.WTERMSIG(status)
+                else:
+                    how = "exit status %d" % os.WEXITSTATUS(status)
+                raise _remote.ProcessEnded(
+                    "the program's process ended (%s) before the test completed" % how
+                )
 
         self.ep.request = checked
+
+    def program_ended(self, wait=0.0):
+        """How the program's process ended (our child: the kernel tells us), waiting up to
+        `wait` seconds; None while it runs."""
+        import time
+
+        deadline = time.time() + wait
+        while self.program_status is None:
+            try:
+                pid, status = os.waitpid(self.program_pid, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid:
+                self.program_status = status
+                break
+            if time.time() >= deadline:
+                break
+            time.sleep(0.005)
+        return self.program_status
 
     def _write(self, ep, stream, text):
         if stream in (1, 2) and isinstance(text, str):
@@ -277,7 +316,7 @@ class Grader(object):
     def _sync(self, ep):
         if self.syncing:
             return
-        now = (dict(os.environ), os.getcwd())
+        now = (dict(os.environ), _getcwd())
         if now != self.synced:
             self.syncing = True
             try:
@@ -293,7 +332,7 @@ class Grader(object):
 
     # --- patches of library modules, mirrored
 
-    def install_mirrors(self):
+    def install_mirrors(self, with_pytest):
         """Patches the test makes to a library module or class (not the program's module,
         whose attributes already live in the program's process) are made there as well."""
         grader = self
@@ -315,9 +354,8 @@ class Grader(object):
                 grader.unmirror(token)
 
         patch_class.__enter__, patch_class.__exit__ = mirrored_enter, mirrored_exit
-        monkeypatch = sys.modules.get("_pytest.monkeypatch")
-        if monkeypatch is not None:
-            self._mirror_monkeypatch(monkeypatch.MonkeyPatch)
+        if with_pytest:  # the fixture a pytest test patches with
+            self._mirror_monkeypatch(importlib.import_module("_pytest.monkeypatch").MonkeyPatch)
 
     def _mirror_monkeypatch(self, klass):
         grader = self
@@ -356,8 +394,10 @@ class Grader(object):
         if module.split(".", 1)[0] in _HARNESS_MODULES or module == "__main__":
             return None
         try:
-            return self.ep.request("mirror_set", module, path, attribute, getattr(target, attribute))
-        except _remote.ChannelClosed:
+            return self.ep.request(
+                "mirror_set", module, path, attribute, getattr(target, attribute)
+            )
+        except _remote.ProcessEnded:
             raise
         except Exception:
             return None  # the program's process has no such module: nothing there to patch
@@ -463,7 +503,7 @@ def script_namespace(grader, job, main, code_dir):
             continue
         try:
             namespace[name] = grader.ep.request("main_name", name)
-        except _remote.ChannelClosed:
+        except _remote.ProcessEnded:
             raise
         except Exception:
             continue

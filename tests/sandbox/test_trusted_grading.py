@@ -1,0 +1,456 @@
+"""Hostile programs against trusted grading (the default): the test and the verdict live in a
+grader process the program cannot reach. Each attack runs on every path (full and userns
+isolation, cold and warm); the `run` fixture checks the host and the harness afterwards.
+
+Every program here is wrong: it passes only if it defeats the grader."""
+
+from __future__ import annotations
+
+import pytest
+
+from pinbench.core.outcome import Limits, Status
+from pinbench.core.tests import TestKind
+
+from .conftest import Run
+
+pytestmark = pytest.mark.integration
+
+WRONG = "def f(*args):\n    return 1\n"
+PYTEST_F = "from sample_x import f\ndef test_f():\n    assert f() == 2\n"
+SECRET = "k8Zq-unguessable-31"
+
+# The program's side of the channel, as the program can find it in its own process.
+FIND_ENDPOINT = """
+import gc, json, struct
+def endpoint():
+    for o in gc.get_objects():
+        if type(o).__name__ == 'Endpoint' and hasattr(o, 'sock'):
+            return o
+def raw(data):
+    ep = endpoint()
+    ep.sock.sendall(struct.pack('>I', len(data)) + data)
+def pending_id():
+    import sys
+    frame = sys._getframe()
+    while frame is not None:
+        if 'rid' in frame.f_locals and frame.f_code.co_name == 'serve_one':
+            return frame.f_locals['rid']
+        frame = frame.f_back
+"""
+
+
+def _pytest(run: Run, program: str, test: str = PYTEST_F, **kw: object):
+    return run(program, test, kind=TestKind.PYTEST, **kw)
+
+
+def test_searching_everywhere_for_the_hidden_test_finds_nothing(run: Run) -> None:
+    """The test's text is in no memory, file, descriptor or /proc entry the program can read:
+    it would pass by returning the expected value it found there."""
+    program = r"""
+import gc, os, re
+PATTERN = re.compile(rb"[a-zA-Z0-9]{4}-unguess" + rb"able-[0-9]+")
+def scan(data):
+    m = PATTERN.search(data)
+    return m.group(0).decode() if m else None
+def walk(root):
+    for base, dirs, files in os.walk(root):
+        for name in files:
+            try:
+                with open(os.path.join(base, name), 'rb') as fh:
+                    yield fh.read(1 << 20)
+            except Exception:
+                pass
+def sources():
+    for o in gc.get_objects():
+        if isinstance(o, (str, bytes)):
+            yield o.encode() if isinstance(o, str) else o
+        elif isinstance(o, dict):
+            for v in o.values():
+                if isinstance(v, str):
+                    yield v.encode()
+    for root in ('/tmp', '/var/tmp', '/dev/shm'):
+        yield from walk(root)
+    for pid in [p for p in os.listdir('/proc') if p.isdigit()]:
+        for entry in ('environ', 'cmdline'):
+            try:
+                yield open('/proc/%s/%s' % (pid, entry), 'rb').read()
+            except Exception:
+                pass
+        try:
+            yield from walk('/proc/%s/root/tmp' % pid)
+        except Exception:
+            pass
+        try:
+            for fd in os.listdir('/proc/%s/fd' % pid):
+                try:
+                    yield os.pread(os.open('/proc/%s/fd/%s' % (pid, fd), os.O_RDONLY), 1 << 20, 0)
+                except Exception:
+                    pass
+        except Exception:
+            pass
+    for fd in range(3, 64):
+        try:
+            yield os.pread(fd, 1 << 20, 0)
+        except Exception:
+            pass
+    try:  # our own heap, as a whole
+        mem = open('/proc/self/mem', 'rb')
+        for line in open('/proc/self/maps'):
+            span, perms = line.split()[:2]
+            if 'r' not in perms:
+                continue
+            start, end = (int(x, 16) for x in span.split('-'))
+            if end - start > (64 << 20):
+                continue
+            try:
+                mem.seek(start)
+                yield mem.read(end - start)
+            except Exception:
+                pass
+    except Exception:
+        pass
+def f():
+    for data in sources():
+        found = scan(data)
+        if found:
+            return found
+    return 'nothing'
+"""
+    test = f"from sample_x import f\ndef test_f():\n    assert f() == {SECRET!r}\n"
+    result = _pytest(run, program, test, limits=Limits(wall_seconds=60, cpu_seconds=60))
+    assert result.status is Status.FAILED, result
+    assert "'nothing'" in result.message  # it looked everywhere and found nothing
+
+
+def test_the_script_test_is_not_appended_to_the_program(run: Run) -> None:
+    program = (
+        "import sys\ndef f():\n    src = open(__file__).read()\n"
+        "    return ('unguess' + 'able') in src and 'FOUND' or 'nothing'\n"
+    )
+    result = run(program, f"assert f() == 'FOUND', {SECRET!r}")
+    assert result.status is Status.FAILED
+    assert result.exc_type == "AssertionError"
+
+
+def test_forged_records_on_every_descriptor_fail(run: Run) -> None:
+    program = r"""
+import json, os
+record = json.dumps({'status': 'passed', 'nonce': 'x' * 32, 'tests': {'collected': 1, 'passed': 1}})
+for fd in range(3, 256):
+    try:
+        os.write(fd, (record + '\n').encode())
+    except OSError:
+        pass
+for pid in [p for p in os.listdir('/proc') if p.isdigit()]:
+    for fd in ('3', '4', '5'):
+        try:
+            h = os.open('/proc/%s/fd/%s' % (pid, fd), os.O_WRONLY)
+            os.write(h, (record + '\n').encode())
+        except OSError:
+            pass
+def f():
+    return 1
+"""
+    result = _pytest(run, program)
+    assert result.status is Status.FAILED
+    # the grader's verdict (its channel got the forgery too); none reached the host
+    assert result.exc_type in {"AssertionError", "MalformedChannel"}
+
+
+def test_walking_frames_and_gc_for_the_runners_record_fails(run: Run) -> None:
+    program = r"""
+import gc, sys
+def f():
+    frame = sys._getframe()
+    while frame is not None:
+        for scope in (frame.f_locals, frame.f_globals):
+            for value in list(scope.values()):
+                if isinstance(value, dict) and 'status' in value:
+                    value['status'] = 'passed'
+        frame = frame.f_back
+    for o in gc.get_objects():
+        if isinstance(o, dict) and o.get('status') in ('harness_error', 'failed'):
+            o['status'] = 'passed'
+            o.pop('exc_type', None)
+    return 1
+"""
+    result = _pytest(run, program)
+    assert result.status is Status.FAILED
+    assert result.exc_type == "AssertionError"
+
+
+def test_killing_the_grader_fails(run: Run) -> None:
+    program = (
+        "import os, signal\ndef f():\n    os.kill(os.getppid(), signal.SIGKILL)\n    return 2\n"
+    )
+    result = _pytest(run, program)
+    assert result.status is Status.FAILED
+
+
+def test_stopping_the_grader_times_out(run: Run) -> None:
+    program = (
+        "import os, signal\ndef f():\n    os.kill(os.getppid(), signal.SIGSTOP)\n    return 2\n"
+    )
+    result = _pytest(run, program, limits=Limits(wall_seconds=5, cpu_seconds=5))
+    assert result.status in {Status.FAILED, Status.TIMEOUT}
+
+
+def test_reading_the_graders_memory_and_descriptors_is_refused(run: Run) -> None:
+    program = r"""
+import os
+def f():
+    parent = os.getppid()
+    got = []
+    for path in ('/proc/%d/mem' % parent, '/proc/%d/environ' % parent, '/proc/1/mem',
+                 '/proc/%d/root/tmp/pinbench-grader/pytest.ini' % parent):
+        try:
+            open(path, 'rb').read(16)
+            got.append(path)
+        except OSError:
+            pass
+    for pid in (parent, 1):
+        try:
+            entries = os.listdir('/proc/%d/fd' % pid)
+        except OSError:
+            continue
+        for fd in entries:
+            try:
+                os.close(os.open('/proc/%d/fd/%s' % (pid, fd), os.O_RDONLY))
+                got.append('/proc/%d/fd/%s' % (pid, fd))
+            except OSError:
+                pass
+    return got
+"""
+    result = _pytest(run, program, "from sample_x import f\ndef test_f():\n    assert f() == 2\n")
+    assert result.status is Status.FAILED
+    assert "assert [] == 2" in result.message  # every path refused
+
+
+def test_an_object_that_equals_everything_fails(run: Run) -> None:
+    program = (
+        "class Yes:\n    def __eq__(self, other):\n        return True\n"
+        "    __ne__ = lambda self, other: False\n    __bool__ = lambda self: True\n"
+        "    __hash__ = lambda self: 0\n"
+        "def f():\n    return Yes()\n"
+    )
+    assert _pytest(run, program).status is Status.FAILED
+    truthy = _pytest(run, program, "from sample_x import f\ndef test_f():\n    assert f()\n")
+    assert truthy.status is Status.FAILED
+    assert truthy.exc_type == "TypeError"  # a program object has no truth value for the grader
+
+
+def test_an_int_subclass_that_equals_everything_fails(run: Run) -> None:
+    program = "class Two(int):\n    def __eq__(self, o):\n        return True\ndef f():\n    return Two(1)\n"
+    assert _pytest(run, program).status is Status.FAILED
+
+
+def test_ordering_and_membership_answered_by_the_program_fail(run: Run) -> None:
+    program = (
+        "class Any:\n    __lt__ = __gt__ = __le__ = __ge__ = lambda s, o: True\n"
+        "    __contains__ = lambda s, o: True\n"
+        "def f():\n    return Any()\n"
+    )
+    test = "from sample_x import f\ndef test_f():\n    r = f()\n    assert 5 in r and r > 1\n"
+    assert _pytest(run, program, test).status is Status.FAILED
+
+
+def test_a_nesting_bomb_on_the_channel_fails_as_malformed(run: Run) -> None:
+    program = FIND_ENDPOINT + (
+        "def f():\n    raw(b'{\"re\": 1, \"ok\": ' + b'[' * 100000 + b']' * 100000 + b'}')\n"
+        "    return 2\n"
+    )
+    result = _pytest(run, program)
+    assert result.status is Status.FAILED
+    assert result.exc_type == "MalformedChannel"
+
+
+def test_an_oversized_frame_fails_as_malformed(run: Run) -> None:
+    program = FIND_ENDPOINT + (
+        "def f():\n    endpoint().sock.sendall(struct.pack('>I', 0xFFFFFFFF))\n    return 2\n"
+    )
+    result = _pytest(run, program)
+    assert result.status is Status.FAILED
+    assert result.exc_type == "MalformedChannel"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        '["nd", "|O8", [1], "AAAAAAAAAAA="]',  # an object array from raw bytes
+        '["nd", "<f8", [4], "AAAAAAAAAAA="]',  # bytes of the wrong size
+        '["pickle", "gASVAAAAAAAAAAB9lC4="]',  # a tag the codec has not got
+        '["R", 999999]',  # a grader object never handed out
+        '["type", "eval"]',  # a builtin that is no type
+        '["E", [["_pytest.outcomes", "Skipped"]], "x", null]',  # an error is no value
+        '{"status": "passed"}',  # not a tagged value
+    ],
+)
+def test_forged_values_fail(run: Run, value: str) -> None:
+    program = FIND_ENDPOINT + (
+        "def f():\n"
+        f'    raw(b\'{{"re": %d, "ok": {value}}}\' % pending_id())\n'
+        "    import time; time.sleep(30)\n"
+    )
+    # The program answers the grader's pending call itself, with the id it finds in the
+    # frames of its own side of the channel.
+    result = _pytest(run, program, limits=Limits(wall_seconds=10, cpu_seconds=10))
+    assert result.status in {Status.FAILED, Status.TIMEOUT}, result
+
+
+def test_a_well_formed_forged_answer_is_only_the_programs_answer(run: Run) -> None:
+    """Writing the grader's pending answer by hand gives it one inert value, as returning it
+    would: the assertion is still the grader's."""
+    program = FIND_ENDPOINT + (
+        "import threading, time\n"
+        "def f():\n"
+        "    raw(json.dumps({'re': pending_id(), 'ok': ['T', [True, 'passed']]}).encode())\n"
+        "    time.sleep(30)\n"
+    )
+    result = _pytest(run, program, limits=Limits(wall_seconds=10, cpu_seconds=10))
+    assert result.status is Status.FAILED
+    assert "(True, 'passed') == 2" in result.message
+
+
+def test_claiming_the_test_was_skipped_fails(run: Run) -> None:
+    unittest_test = (
+        "import unittest\nfrom sample_x import f\nclass T(unittest.TestCase):\n"
+        "    def test_f(self):\n        self.assertEqual(f(), 2)\n"
+        "unittest.main()\n"
+    )
+    program = "import unittest\ndef f():\n    raise unittest.SkipTest('not today')\n"
+    result = run(program, unittest_test, kind=TestKind.SCRIPT, module="sample_x")
+    assert result.status is Status.FAILED
+    xfail = "import pytest\ndef f():\n    pytest.xfail('expected')\n"
+    assert _pytest(run, xfail).status is Status.FAILED
+    exit_ = "import pytest\ndef f():\n    pytest.exit('done', returncode=0)\n"
+    assert _pytest(run, exit_).status is Status.FAILED
+
+
+def test_configuration_written_where_pytest_would_look_fails(run: Run) -> None:
+    program = r"""
+import os
+for d in ('/tmp', os.getcwd()):
+    for name, text in (('pytest.ini', '[pytest]\naddopts = -p no:python --co\n'),
+                       ('conftest.py', 'import pytest\n@pytest.hookimpl\ndef pytest_runtest_call(item):\n    pass\n'),
+                       ('tox.ini', '[pytest]\npython_functions = nothing\n'),
+                       ('unittest.py', 'raise SystemExit(0)\n'), ('json.py', 'raise SystemExit(0)\n')):
+        try:
+            open(os.path.join(d, name), 'w').write(text)
+        except OSError:
+            pass
+def f():
+    return 1
+"""
+    result = _pytest(run, program)
+    assert result.status is Status.FAILED
+    assert result.exc_type == "AssertionError"
+
+
+def test_a_shadowed_builtin_does_not_reach_a_script_test(run: Run) -> None:
+    program = (
+        WRONG + "def all(items):\n    return True\n"
+        "def isinstance(a, b):\n    return True\nAssertionError = Warning\n"
+        "def len(x):\n    return 2\n"
+    )
+    test = "assert all([f() == 2])\nassert isinstance(f(), str)\nassert len([]) == 2\n"
+    result = run(program, test)
+    assert result.status is Status.FAILED
+    assert result.exc_type == "AssertionError"
+
+
+def test_a_library_the_program_imports_is_the_graders_own(run: Run) -> None:
+    """`json` here is imported by the program and then patched by it; the test uses the name
+    without importing it, and gets the grader's genuine module."""
+    program = "import json\njson.dumps = lambda *a, **k: '2'\n" + WRONG
+    result = run(program, "assert json.dumps(f()) == '2'")
+    assert result.status is Status.FAILED
+    assert result.exc_type == "AssertionError"
+
+
+def test_the_mocks_api_is_the_tests(run: Run) -> None:
+    program = r"""
+def f(callback):
+    for name in ('assert_called_once_with', 'assert_called_with', 'reset_mock', 'call_count',
+                 'called', 'return_value', '_mock_children', '__class__', '__dict__'):
+        try:
+            setattr(callback, name, lambda *a, **k: None)
+        except Exception:
+            pass
+    return 1
+"""
+    test = (
+        "from unittest import mock\nfrom sample_x import f\n"
+        "def test_f():\n    m = mock.MagicMock()\n    f(m)\n    m.assert_called_once_with(5)\n"
+    )
+    result = _pytest(run, program, test)
+    assert result.status is Status.FAILED
+    assert result.exc_type == "AssertionError"
+
+
+def test_a_callbacks_internals_are_out_of_reach(run: Run) -> None:
+    program = (
+        FIND_ENDPOINT
+        + r"""
+def f(callback):
+    ep = endpoint()
+    reached = []
+    for name in ('__globals__', '__code__', '__closure__', 'gi_frame', 'f_globals', '__self__',
+                 '__class__', '__dict__', '__module__', '_pb_ep'):
+        try:
+            ep.request('getattr', callback, name)
+            reached.append(name)
+        except Exception:
+            pass
+    try:
+        gen = callback()  # a generator function of the test's: its frame
+        ep.request('getattr', gen, 'gi_frame')
+        reached.append('gi_frame of a generator')
+    except Exception:
+        pass
+    return reached
+"""
+    )
+    test = (
+        "from sample_x import f\nSECRET = 42\n"
+        "def helper():\n    yield SECRET\n"
+        "def test_f():\n    assert f(helper) == 2\n"
+    )
+    result = _pytest(run, program, test)
+    assert result.status is Status.FAILED
+    assert "assert [] == 2" in result.message
+
+
+def test_a_patch_of_a_library_reaches_the_programs_process(run: Run) -> None:
+    """Not an attack: what trusted grading must still do. The test patches `os.getcwd` (a
+    library function the program calls), and the program sees the test's mock."""
+    program = "import os\ndef f():\n    return os.getcwd()\n"
+    test = (
+        "from unittest import mock\nfrom sample_x import f\n"
+        "def test_f(monkeypatch):\n"
+        "    with mock.patch('os.getcwd', return_value='/patched'):\n"
+        "        assert f() == '/patched'\n"
+        "    monkeypatch.setattr('os.getcwd', lambda: '/monkey')\n"
+        "    assert f() == '/monkey'\n"
+        "    monkeypatch.setenv('PINBENCH_PROBE', 'yes')\n"
+        "def test_after():\n    import os\n    assert f() == os.getcwd()\n"
+    )
+    result = _pytest(run, program, test)
+    assert result.status is Status.PASSED, result
+    assert result.tests["passed"] == 2
+
+
+def test_prints_reach_capsys_and_program_errors_keep_their_types(run: Run) -> None:
+    program = (
+        "import json\nclass Custom(KeyError):\n    pass\n"
+        "def f(x):\n    print('hello', x)\n    if x < 0:\n        raise Custom('negative')\n"
+        "    return json.loads('[1, 2.5, {\"a\": null}]')\n"
+    )
+    test = (
+        "import pytest\nimport sample_x\nfrom sample_x import f\n"
+        "def test_f(capsys):\n    assert f(3) == [1, 2.5, {'a': None}]\n"
+        "    assert capsys.readouterr().out == 'hello 3\\n'\n"
+        "    with pytest.raises(KeyError):\n        f(-1)\n"
+        "    with pytest.raises(sample_x.Custom):\n        f(-1)\n"
+    )
+    result = _pytest(run, program, test)
+    assert result.status is Status.PASSED, result
