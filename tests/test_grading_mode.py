@@ -1,5 +1,5 @@
-"""Every run, report and validation states how its verdicts were reached: trusted by default,
-and in-process (PINBENCH_GRADING=in-process) marked forgeable everywhere."""
+"""Every run, report and validation states how its verdicts were reached: in-process by default,
+marked forgeable everywhere, or trusted (PINBENCH_GRADING=trusted)."""
 
 from __future__ import annotations
 
@@ -15,13 +15,14 @@ from pinbench.sandbox.grade import MODE_VARIABLE, current_grading, grading_diges
 pytestmark = pytest.mark.integration
 
 
-def test_trusted_is_the_default_and_not_forgeable(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_modes_are_stated_and_keyed_apart(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(MODE_VARIABLE, raising=False)
+    default = current_grading()
+    assert (default.mode, default.forgeable) == ("in-process", True)
+    monkeypatch.setenv(MODE_VARIABLE, "trusted")
     trusted = current_grading()
     assert (trusted.mode, trusted.forgeable) == ("trusted", False)
-    monkeypatch.setenv(MODE_VARIABLE, "in-process")
-    assert current_grading().forgeable
-    assert current_grading().digest != trusted.digest  # the outcome cache keys apart
+    assert trusted.digest != default.digest  # the outcome cache keys apart
     monkeypatch.setenv(MODE_VARIABLE, "bogus")
     with pytest.raises(ValueError, match="PINBENCH_GRADING"):
         current_grading()

@@ -13,11 +13,20 @@ from pinbench.core.outcome import Execution, Limits, Status
 from pinbench.core.tests import TestKind, TestSpec
 from pinbench.envs.python.builder import ensure
 from pinbench.sandbox.execute import execute
+from pinbench.sandbox.grade import MODE_VARIABLE, TRUSTED
 from pinbench.sandbox.isolation import FULL, USERNS, Isolation
 from pinbench.sandbox.probe import probe
 from pinbench.sandbox.warm import WarmPools
 
 HOSTILE_MARK = "pinbench-hostile"
+
+
+@pytest.fixture(autouse=True)
+def trusted_grading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sandbox's tests and the adversarial suite run under trusted grading."""
+    monkeypatch.setenv(MODE_VARIABLE, TRUSTED)
+
+
 PRELOAD = ("pytest",)
 
 

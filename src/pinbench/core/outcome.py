@@ -120,9 +120,9 @@ class Execution(BaseModel):
 
 class Grading(BaseModel):
     """How a run's verdicts were reached, stated with every run and validation (`--json`,
-    reports). `trusted`: the test and the verdict are in a process the program cannot reach.
-    `in-process` (an opt-in): the test runs in the program's own process, so a program written
-    to defeat the grader can forge a pass; every report says so."""
+    reports). `in-process` (the default): the test runs in the program's own process, so a
+    program written to defeat the grader can forge a pass; every report says so. `trusted`
+    (PINBENCH_GRADING=trusted): the test and the verdict are in a process it cannot reach."""
 
     model_config = ConfigDict(frozen=True)
 
