@@ -1,6 +1,8 @@
-"""Embedded model throughput: completion tokens/s with 1..P llama.cpp slots at 1 thread.
+"""Embedded model throughput: completion tokens/s with 1..P llama.cpp slots at 1 thread, and
+with 1..R servers (replicas) of P slots each, alternating so both see the same machine.
 
 uv run python bench/embedded.py [--model qwen-0.5b] [--requests 8] [--parallel 1,2,4]
+uv run python bench/embedded.py --requests 16 --parallel 4 --replicas 1,2 --rounds 2
 """
 
 from __future__ import annotations
@@ -43,18 +45,24 @@ async def main() -> None:
     parser.add_argument("--model", default="qwen-0.5b")
     parser.add_argument("--requests", type=int, default=8)
     parser.add_argument("--parallel", default="1,2,4")
+    parser.add_argument("--replicas", default="1")
+    parser.add_argument("--rounds", type=int, default=1)
     args = parser.parse_args()
-    for parallel in (int(p) for p in args.parallel.split(",")):
-        started = time.monotonic()
-        model = EmbeddedModel.named(args.model, threads=1, parallel=parallel)
-        load = time.monotonic() - started
-        seconds, tokens = await _measure(model, args.requests)
-        await model.aclose()
-        print(
-            f"{args.model} parallel={parallel}: load {load:.1f} s, {args.requests} requests, "
-            f"{tokens} tokens in {seconds:.1f} s = {tokens / seconds:.1f} tok/s, "
-            f"{args.requests / seconds:.2f} req/s"
-        )
+    for _ in range(args.rounds):
+        for replicas in (int(r) for r in args.replicas.split(",")):
+            for parallel in (int(p) for p in args.parallel.split(",")):
+                started = time.monotonic()
+                model = EmbeddedModel.named(
+                    args.model, threads=1, parallel=parallel, replicas=replicas
+                )
+                load = time.monotonic() - started
+                seconds, tokens = await _measure(model, args.requests)
+                await model.aclose()
+                print(
+                    f"{args.model} replicas={replicas} parallel={parallel}: load {load:.1f} s, "
+                    f"{args.requests} requests, {tokens} tokens in {seconds:.1f} s = "
+                    f"{tokens / seconds:.1f} tok/s, {args.requests / seconds:.2f} req/s"
+                )
 
 
 if __name__ == "__main__":

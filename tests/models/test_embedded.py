@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 from pathlib import Path
 
 import pytest
@@ -78,6 +79,57 @@ def test_smollm2_answers_chat_and_completion_requests() -> None:
             assert again.text == first.text  # greedy decoding repeats itself
         finally:
             await model.aclose()
-        assert model._process.poll() is not None  # the server went with the model
+        assert all(p.poll() is not None for p in model._processes)  # the server went too
 
     asyncio.run(go())
+
+
+def test_replicas_share_the_requests_and_a_dead_one_is_passed_over() -> None:
+    async def go() -> None:
+        model = EmbeddedModel.named("smollm2", threads=1, parallel=1, replicas=2)
+        try:
+            assert model.replicas == 2
+            pids = {p.pid for p in model._processes}
+            assert len(pids) == 2
+            requests = [
+                Request(
+                    problem_id=f"p{i}",
+                    messages=(Message(role="user", content=f"Say the number {i}."),),
+                    sampling=Sampling(temperature=0.0, max_tokens=8, seed=i),
+                )
+                for i in range(4)
+            ]
+            served: list[int] = []
+            real = [c.generate for c in model._clients]
+            for number, client in enumerate(model._clients):
+
+                async def counted(request: Request, _n: int = number) -> object:
+                    served.append(_n)
+                    return await real[_n](request)
+
+                client.generate = counted  # type: ignore[method-assign,assignment]
+            answers = await asyncio.gather(*(model.generate(r) for r in requests))
+            assert all(a.error is None and a.text for a in answers)
+            assert sorted(served) == [0, 0, 1, 1]  # both servers answered, two each
+            served.clear()
+            model._processes[0].kill()
+            model._processes[0].wait()
+            rerouted = await model.generate(requests[0])  # the dead one is passed over
+            assert rerouted.error is None and served == [1]
+            model._processes[1].kill()
+            model._processes[1].wait()
+            lost = await model.generate(requests[0])
+            assert lost.error is not None and "exited" in lost.error
+        finally:
+            await model.aclose()
+        assert all(p.poll() is not None for p in model._processes)
+
+    asyncio.run(go())
+
+
+def test_the_default_is_one_replica_per_core() -> None:
+    from pinbench.models.embedded import default_replicas
+
+    cores = len(os.sched_getaffinity(0))
+    assert default_replicas(1) == min(8, cores)
+    assert default_replicas(cores) == 1

@@ -134,8 +134,14 @@ def run_cmd(
         ),
     ] = False,
     model_replicas: Annotated[
-        int, typer.Option("--model-replicas", help="With --generate-on-cluster: model servers.")
-    ] = 1,
+        int | None,
+        typer.Option(
+            "--model-replicas",
+            help="Model servers: with --generate-on-cluster, Ray actors (default 1); for the "
+            "embedded model on this machine, llama.cpp processes at one thread each (default: "
+            "one per core).",
+        ),
+    ] = None,
     timeout: Annotated[
         float, typer.Option("--timeout", help="Cap on one execution's deadline (seconds).")
     ] = 60.0,
@@ -172,7 +178,7 @@ def run_cmd(
     }
     try:
         placement = api.Placement(
-            executor, ray_address, generate_on_cluster, max(1, model_replicas)
+            executor, ray_address, generate_on_cluster, max(1, model_replicas or 1)
         )
         planned = api.plan(
             model=model,
@@ -206,6 +212,7 @@ def run_cmd(
         max_retries=retries,
         timeout=600.0 if model.startswith("embedded") else 120.0,
         parallel=parallel,
+        replicas=max(0, model_replicas or 0),
     )
     err.print(
         Text.assemble("run ", (config.run_id, "bold"), f" · {len(items)} problems · model "),

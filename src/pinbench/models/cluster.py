@@ -5,6 +5,7 @@ no such thing: they generate from the driver, which only waits on the network.""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from typing import Any
 
 import ray
@@ -69,8 +70,9 @@ class ClusterModel:
         gpus = 1 if kind == "vllm" else 0
         if gpus and ray.cluster_resources().get("GPU", 0) < 1:  # type: ignore[no-untyped-call]
             raise ModelError("vllm models need a GPU and the Ray cluster has none")
+        one = dataclasses.replace(options, replicas=1)  # an actor is one server on its CPUs
         actors = [
-            ModelServer.options(num_cpus=options.threads, num_gpus=gpus).remote(spec, options)  # type: ignore[attr-defined]
+            ModelServer.options(num_cpus=options.threads, num_gpus=gpus).remote(spec, one)  # type: ignore[attr-defined]
             for _ in range(replicas)
         ]
         try:

@@ -23,6 +23,7 @@ class ModelOptions:
     timeout: float = 120.0
     threads: int = 1
     parallel: int = 4
+    replicas: int = 0  # embedded model servers on this machine; 0: one per core (default_replicas)
 
 
 def parse_spec(spec: str) -> tuple[str, str]:
@@ -46,11 +47,14 @@ def open_model(
     answer (the task's perfect answer)."""
     kind, arg = parse_spec(spec)
     if kind == "embedded":
-        from pinbench.models.embedded import EmbeddedModel
+        from pinbench.models.embedded import EmbeddedModel, default_replicas
         from pinbench.models.weights import DEFAULT
 
         return EmbeddedModel.named(
-            arg or DEFAULT, threads=options.threads, parallel=options.parallel
+            arg or DEFAULT,
+            threads=options.threads,
+            parallel=options.parallel,
+            replicas=options.replicas or default_replicas(options.threads),
         )
     if kind == "openai":
         from pinbench.models.openai import OpenAICompatible
