@@ -1,5 +1,5 @@
-"""Every run, report and validation states how its verdicts were reached: in-process by default,
-marked forgeable everywhere, or trusted (PINBENCH_GRADING=trusted)."""
+"""Every run, report and validation states how its verdicts were reached: trusted by default, or
+in-process (PINBENCH_GRADING=in-process), marked forgeable everywhere."""
 
 from __future__ import annotations
 
@@ -18,11 +18,11 @@ pytestmark = pytest.mark.integration
 def test_the_modes_are_stated_and_keyed_apart(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(MODE_VARIABLE, raising=False)
     default = current_grading()
-    assert (default.mode, default.forgeable) == ("in-process", True)
-    monkeypatch.setenv(MODE_VARIABLE, "trusted")
-    trusted = current_grading()
-    assert (trusted.mode, trusted.forgeable) == ("trusted", False)
-    assert trusted.digest != default.digest  # the outcome cache keys apart
+    assert (default.mode, default.forgeable) == ("trusted", False)
+    monkeypatch.setenv(MODE_VARIABLE, "in-process")
+    in_process = current_grading()
+    assert (in_process.mode, in_process.forgeable) == ("in-process", True)
+    assert in_process.digest != default.digest  # the outcome cache keys apart
     monkeypatch.setenv(MODE_VARIABLE, "bogus")
     with pytest.raises(ValueError, match="PINBENCH_GRADING"):
         current_grading()

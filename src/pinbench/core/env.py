@@ -68,5 +68,6 @@ class Environment(Protocol):
         ...
 
     def preload(self) -> tuple[str, ...]:
-        """What a warm server for this environment loads before it forks executions."""
+        """What a warm server for this environment loads before it forks executions: the
+        pinned packages' own modules, whose values also cross trusted grading as copies."""
         ...

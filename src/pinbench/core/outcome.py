@@ -120,9 +120,10 @@ class Execution(BaseModel):
 
 class Grading(BaseModel):
     """How a run's verdicts were reached, stated with every run and validation (`--json`,
-    reports). `in-process` (the default): the test runs in the program's own process, so a
-    program written to defeat the grader can forge a pass; every report says so. `trusted`
-    (PINBENCH_GRADING=trusted): the test and the verdict are in a process it cannot reach."""
+    reports). `trusted` (the default): the test and the verdict are in a process the program
+    cannot reach. `in-process` (PINBENCH_GRADING=in-process): the test runs in the program's
+    own process, so a program written to defeat the grader can forge a pass; every report says
+    so. Runs stored before trusted grading existed read as in-process (they were)."""
 
     model_config = ConfigDict(frozen=True)
 

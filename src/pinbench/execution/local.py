@@ -68,6 +68,7 @@ class ExecutionService:
             self.isolation,
             warm=self.pools,
             preload=preload,
+            libraries=env.preload(),
         )
         if self.cache is not None:
             self.cache.keep(env.key, program, test, limits, level, result)

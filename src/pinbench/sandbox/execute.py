@@ -23,17 +23,20 @@ def execute(
     *,
     warm: WarmPools | None = None,
     preload: tuple[str, ...] = (),
+    libraries: tuple[str, ...] = (),
 ) -> Execution:
     """Run `program` with `test` under `python`; the outcome is graded from the proof record.
 
     With `warm`, a warm server with `preload` imported forks the execution (same isolation and
-    grading); if no server can take it, the cold path runs it instead.
+    grading); if no server can take it, the cold path runs it instead. `libraries`: the pinned
+    packages' top-level modules, whose values cross trusted grading's channel as copies.
     """
     limits = limits or Limits()
+    job = {**job_for(program, test), "libraries": list(libraries)}
     if warm is not None:
         try:
             with warm.lease(python, preload) as server:
-                return run_job(python, job_for(program, test), limits, warm.isolation, server)
+                return run_job(python, job, limits, warm.isolation, server)
         except ServerBroken:
             warm.fallbacks += 1  # fall back to the cold path, the reference
-    return run_job(python, job_for(program, test), limits, isolation or detect())
+    return run_job(python, job, limits, isolation or detect())

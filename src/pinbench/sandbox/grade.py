@@ -20,8 +20,7 @@ _HERE = Path(__file__).resolve().parent
 # The code that decides an outcome: the in-sandbox runner and server, the job it is given, and
 # this grader. A verdict reached by other code is another verdict (the outcome cache keys on it).
 _GRADING_CODE = (
-    _HERE / "inside" / "_runner.py", _HERE / "inside" / "_server.py",
-    _HERE / "inside" / "_remote.py", _HERE / "inside" / "_trusted.py", _HERE / "jobs.py",
+    *sorted((_HERE / "inside").glob("*.py")), _HERE / "jobs.py", _HERE / "execute.py",
     _HERE / "process.py", Path(__file__).resolve(),
 )  # fmt: skip
 TRUSTED, IN_PROCESS = "trusted", "in-process"
@@ -29,13 +28,12 @@ MODE_VARIABLE = "PINBENCH_GRADING"
 
 
 def grading_mode() -> str:
-    """`in-process` (the default for now: the test in the program's own process, forgeable,
-    and every report says so), or `trusted` when PINBENCH_GRADING says so (the test in a
-    grader process the program cannot reach; not yet the default because values of libraries'
-    own types, such as packaging's Version or a networkx graph, stay handles there, and tests
-    that compare them fail). An environment variable, so that every process of a run (Ray's
-    workers too) grades the same way."""
-    mode = os.environ.get(MODE_VARIABLE, IN_PROCESS).strip() or IN_PROCESS
+    """`trusted` (the default: the test and the verdict in a grader process the program cannot
+    reach; values cross as inert data, the pinned libraries' own values as copies), or
+    `in-process` when PINBENCH_GRADING says so (the test in the program's own process: about
+    twice as fast, forgeable, and every report says so). An environment variable, so that
+    every process of a run (Ray's workers too) grades the same way."""
+    mode = os.environ.get(MODE_VARIABLE, TRUSTED).strip() or TRUSTED
     if mode not in (TRUSTED, IN_PROCESS):
         raise ValueError(f"{MODE_VARIABLE}={mode!r}: the grading is {TRUSTED!r} or {IN_PROCESS!r}")
     return mode

@@ -4,8 +4,9 @@ interpreter (Python 3.6+) in both processes; no pinbench imports, no syntax newe
 
 Values cross as inert data: a strict, tagged JSON codec that can build builtins, a few
 standard-library value types, numpy arrays and scalars, pandas frames, series, indexes and
-timestamps, and torch tensors, and nothing else: no pickle, no class named by the sender is ever
-instantiated but those. Anything else stays where it lives and crosses as a *handle*; the other
+timestamps, torch tensors, and copies of the pinned libraries' own plain objects and enum
+members (`_values`: rebuilt without running any code of their class), and nothing else: no
+pickle, no constructor of a class named by the sender ever runs. Anything else stays where it lives and crosses as a *handle*; the other
 side holds a proxy whose operations are requests to the owner. The grader's proxies of program
 objects compare by identity only and have no truth value: the program never answers a
 comparison the grader makes. Every message from the program's process is untrusted: bounded in
@@ -18,6 +19,8 @@ import socket
 import struct
 import sys
 import threading
+
+import _values
 
 MAX_FRAME = 256 << 20
 MAX_DEPTH = 100
@@ -175,6 +178,7 @@ class Endpoint(object):
         self.on_call = None  # a hook before each request this side makes (environ sync)
         self.handlers = {}
         self.notifications = set()
+        self.copying = set()  # ids of library values being copied (a cycle is a handle)
 
     # ------------------------------------------------------------------ encoding
 
@@ -218,7 +222,37 @@ class Endpoint(object):
             return found
         if isinstance(obj, BaseException):
             return self.encode_exception(obj)
+        if _values.copyable_type(t) and (self.policy is None or self.policy.exportable(obj)):
+            found = self._encode_value(obj, t, d)
+            if found is not None:
+                return found
         return self.encode_handle(obj)
+
+    def _encode_value(self, obj, t, d):
+        """A pinned library's value as a copy of its attributes (`_values`); None when it
+        crosses as a handle (not a plain class, or part of a cycle being copied)."""
+        enum = sys.modules.get("enum")
+        if enum is not None and isinstance(obj, enum.Enum):
+            return ["EN", t.__module__, t.__qualname__, obj._name_]
+        key = id(obj)
+        if key in self.copying:
+            raise _values.NotCopyable()
+        self.copying.add(key)
+        try:
+            base, content, attributes, slots = _values.state(obj)
+            return [
+                "V",
+                t.__module__,
+                t.__qualname__,
+                base,
+                self.encode(content, d),
+                [[name, self.encode(value, d)] for name, value in attributes],
+                [[name, self.encode(value, d)] for name, value in slots],
+            ]
+        except _values.NotCopyable:
+            return None
+        finally:
+            self.copying.discard(key)
 
     def encode_handle(self, obj):
         if self.policy is not None and not self.policy.exportable(obj):
@@ -869,6 +903,9 @@ class RefusedValue(object):
     def __init__(self, what):
         self.what = what
 
+    def __repr__(self):
+        return "<refused: %s>" % self.what
+
     def __getattr__(self, name):
         raise Refused("the grader does not hand out %s" % self.what)
 
@@ -901,6 +938,38 @@ def _decode_exception_value(ep, rest, d):
 def _decode_slice(ep, rest, d):
     _want(len(rest) == 3, "bad slice")
     return slice(*[ep.decode(x, d) for x in rest])
+
+
+def _decode_value(ep, rest, d):
+    _want(len(rest) == 6 and isinstance(rest[4], list) and isinstance(rest[5], list), "bad value")
+    module, qualname, base, content, attributes, slots = rest
+    klass = _values.library_class(module, qualname, ep.trusting)
+    if klass is None:
+        return RefusedValue("an object of a class of no pinned library")
+    try:
+        obj = _values.rebuild(
+            klass, base, ep.decode(content, d), _named(ep, attributes, d), _named(ep, slots, d)
+        )
+    except (ValueError, TypeError, KeyError):
+        raise BadMessage("a %s that does not fit its class" % klass.__name__)
+    if not ep.trusting and _values.equals_anything(obj):
+        return RefusedValue("an object that says it equals anything")
+    return obj
+
+
+def _named(ep, pairs, d):
+    out = []
+    for pair in pairs:
+        _want(isinstance(pair, list) and len(pair) == 2 and type(pair[0]) is str, "bad value")
+        out.append((pair[0], ep.decode(pair[1], d)))
+    return out
+
+
+def _decode_enum(ep, rest, d):
+    _want(len(rest) == 3, "bad enum")
+    klass = _values.library_class(rest[0], rest[1], ep.trusting)
+    member = None if klass is None else _values.enum_member(klass, rest[2])
+    return RefusedValue("a member of no pinned library's enum") if member is None else member
 
 
 def _decode_local(ep, rest, d):
@@ -963,6 +1032,8 @@ _DECODERS = {
     "slice": _decode_slice,
     "...": lambda ep, rest, d: Ellipsis if not rest else _want(False, "bad value"),
     "NT": _namedtuple,
+    "V": _decode_value,
+    "EN": _decode_enum,
     "type": _builtin_type,
 }
 

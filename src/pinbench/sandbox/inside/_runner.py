@@ -18,6 +18,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _remote  # noqa: E402  (beside this file; imported before the sandbox hides it)
 import _trusted  # noqa: E402
+import _values  # noqa: E402
 
 del sys.path[0]
 
@@ -1287,6 +1288,7 @@ def _run_trusted(job, record, proof_fd, secret_fd, in_server, started):
     this process too, and run the test against the program's objects."""
     write, exit_now = os.write, os._exit
     iso = job.get("isolation", {})
+    _values.set_libraries(job.get("libraries"))
     grader_sock, program_sock = _remote.channel()
     program = os.fork()
     if program == 0:

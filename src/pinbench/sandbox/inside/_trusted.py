@@ -24,10 +24,10 @@ import sys
 import types
 
 import _remote
+import _values
 
 _getcwd, _chdir = os.getcwd, os.chdir  # the real ones: a test may patch them
 GRADERDIR = "/tmp/pinbench-grader"  # the test, in the grader's own mount namespace
-_HARNESS_MODULES = ("_runner", "_remote", "_trusted", "_server", "_pytest", "pytest", "pluggy")
 
 
 # --------------------------------------------------------------------------- the program's side
@@ -183,7 +183,7 @@ class _GraderPolicy(object):
             return False
         for candidate in (obj, type(obj)):
             module = getattr(candidate, "__module__", None)
-            if isinstance(module, str) and module.split(".", 1)[0] in _HARNESS_MODULES:
+            if isinstance(module, str) and module.split(".", 1)[0] in _values.HARNESS_MODULES:
                 return False
         return True
 
@@ -391,7 +391,7 @@ class Grader(object):
                 return None
         else:
             return None
-        if module.split(".", 1)[0] in _HARNESS_MODULES or module == "__main__":
+        if module.split(".", 1)[0] in _values.HARNESS_MODULES or module == "__main__":
             return None
         try:
             return self.ep.request(

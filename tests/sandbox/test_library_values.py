@@ -1,0 +1,329 @@
+"""Values of the pinned libraries' own types under trusted grading: they cross the channel as
+copies rebuilt without running their class's code, so tests compare real library objects (a
+`Version`, a networkx graph), while a forged or permissive object never becomes a pass.
+
+The codec is exercised directly (both ends in this process, a fake library installed in a
+`site-packages` directory), and end to end in the sandbox with real packaging, networkx and
+the `mock` backport (whose `ANY` equals everything) on every execution path."""
+
+from __future__ import annotations
+
+import datetime
+import sys
+import textwrap
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from pinbench.core.env import EnvSpec
+from pinbench.core.outcome import Execution, Limits, Status
+from pinbench.core.tests import TestKind, TestSpec
+from pinbench.envs.python.builder import Environment, ensure
+from pinbench.sandbox.execute import execute
+from pinbench.sandbox.isolation import Isolation
+from pinbench.sandbox.warm import WarmPools
+
+INSIDE = Path(__file__).resolve().parents[2] / "src" / "pinbench" / "sandbox" / "inside"
+
+FAKELIB = '''
+import datetime, enum
+
+class Plain:
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+    def __eq__(self, other):
+        return isinstance(other, Plain) and (self.a, self.b) == (other.a, other.b)
+    def __hash__(self):
+        return hash((self.a, self.b))
+
+class Slotted:
+    __slots__ = ("x", "__y")
+    def __init__(self, x, y):
+        self.x, self.__y = x, y
+    def y(self):
+        return self.__y
+
+class Frozen:
+    def __setattr__(self, name, value):
+        raise AttributeError("frozen")
+    def __init__(self, v):
+        object.__setattr__(self, "v", v)
+
+class Noisy:
+    def __new__(cls, *args):
+        raise RuntimeError("__new__ ran")
+    def __init__(self):
+        raise RuntimeError("__init__ ran")
+    def __setstate__(self, state):
+        raise RuntimeError("__setstate__ ran")
+
+class Bag(dict):
+    kind = "bag"
+
+class Items(list):
+    pass
+
+class Name(str):
+    pass
+
+class Color(enum.Enum):
+    RED = 1
+    BLUE = 2
+
+class Day(datetime.date):
+    pass
+
+class Anything:
+    def __eq__(self, other):
+        return True
+
+class Node:
+    def __init__(self):
+        self.next = self
+'''
+
+
+@pytest.fixture(scope="module")
+def codec(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Any, ModuleType]]:
+    """(_remote, _values, fakelib) with `fakelib` installed under a site-packages directory."""
+    site = tmp_path_factory.mktemp("env") / "site-packages"
+    (site / "fakelib").mkdir(parents=True)
+    (site / "fakelib" / "__init__.py").write_text(FAKELIB)
+    sys.path[:0] = [str(site), str(INSIDE)]
+    import _remote
+    import _values
+
+    import fakelib
+
+    _values.set_libraries(["fakelib"])
+    del _values._roots[:]
+    yield _remote, _values, fakelib
+    _values.set_libraries([])
+    sys.path.remove(str(site))
+    sys.path.remove(str(INSIDE))
+    sys.modules.pop("fakelib", None)
+
+
+def _cross(codec: tuple[Any, Any, ModuleType], value: object) -> Any:
+    """Encode on the program's side, decode in the grader (each with its own endpoint)."""
+    _remote = codec[0]
+    program = _remote.Endpoint(None, trusting=True)
+    grader = _remote.Endpoint(None, trusting=False)
+    return grader.decode(program.encode(value))
+
+
+def test_plain_slotted_and_builtin_based_objects_cross_as_real_library_objects(codec) -> None:
+    _, _, lib = codec
+    plain = _cross(codec, lib.Plain(1, [2, "x"]))
+    assert type(plain) is lib.Plain and plain == lib.Plain(1, [2, "x"])
+    slotted = _cross(codec, lib.Slotted(3, (4, 5)))
+    assert type(slotted) is lib.Slotted and slotted.x == 3 and slotted.y() == (4, 5)
+    frozen = _cross(codec, lib.Frozen({"k": 1.5}))
+    assert type(frozen) is lib.Frozen and frozen.v == {"k": 1.5}
+    bag = lib.Bag(a=1)
+    bag.note = "n"
+    copied = _cross(codec, bag)
+    assert type(copied) is lib.Bag and dict(copied) == {"a": 1} and copied.note == "n"
+    assert _cross(codec, lib.Items([1, 2])) == [1, 2]
+    name = _cross(codec, lib.Name("abc"))
+    assert type(name) is lib.Name and name == "abc"
+    assert _cross(codec, lib.Color.BLUE) is lib.Color.BLUE  # the member itself, not a copy
+
+
+def test_no_code_of_the_class_runs_while_it_is_rebuilt(codec) -> None:
+    _, _, lib = codec
+    noisy = object.__new__(lib.Noisy)
+    noisy.__dict__["field"] = 7
+    copied = _cross(codec, noisy)
+    assert type(copied) is lib.Noisy and copied.field == 7
+
+
+def test_objects_with_c_fields_cycles_and_foreign_classes_stay_handles(codec) -> None:
+    _remote, _values, lib = codec
+    assert _values.layout(lib.Day) is None  # fields of C: an attribute copy would be empty
+    assert type(_cross(codec, lib.Day(2020, 1, 2))) is _remote.Proxy
+    node = _cross(codec, lib.Node())  # a cycle: the object stays where it lives
+    assert type(node) is _remote.Proxy
+
+    class Local:  # the program's own class: never copied
+        pass
+
+    assert type(_cross(codec, Local())) is _remote.Proxy
+
+
+def test_an_object_that_equals_anything_is_refused(codec) -> None:
+    _remote, _, lib = codec
+    got = _cross(codec, lib.Anything())
+    assert type(got) is _remote.RefusedValue
+    assert got != 2 and not (got == 2)
+
+
+def _forged(codec: tuple[Any, Any, ModuleType], message: list[Any]) -> Any:
+    return _remote_grader(codec).decode(message)
+
+
+def _remote_grader(codec: tuple[Any, Any, ModuleType]) -> Any:
+    return codec[0].Endpoint(None, trusting=False)
+
+
+@pytest.mark.parametrize(
+    "module, qualname",
+    [
+        ("collections", "OrderedDict"),  # the standard library
+        ("_pytest.python_api", "ApproxScalar"),  # the harness's test runner
+        ("unittest.mock", "_ANY"),
+        ("fakelib", "Plain.__init__"),  # not a class
+        ("fakelib", "os"),
+        ("fakelib.nothere", "X"),  # a module the library does not have
+        ("fakelib", "__class__"),
+        ("fake lib", "Plain"),
+    ],
+)
+def test_a_value_naming_a_class_of_no_pinned_library_is_refused(codec, module, qualname) -> None:
+    got = _forged(codec, ["V", module, qualname, "object", None, [], []])
+    assert type(got) is codec[0].RefusedValue
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        ["V", "fakelib", "Plain", "dict", None, [], []],  # the wrong base
+        ["V", "fakelib", "Slotted", "object", None, [], [["not_a_slot", 1]]],
+        ["V", "fakelib", "Slotted", "object", None, [["x", 1]], []],  # it has no __dict__
+        ["V", "fakelib", "Name", "str", 5, [], []],  # content of the wrong type
+        ["V", "fakelib", "Plain", "object", None, [[1, 2]], []],
+        ["V", "fakelib", "Plain", "object", None, "bad", []],
+    ],
+)
+def test_a_value_that_does_not_fit_its_class_is_malformed(codec, message) -> None:
+    with pytest.raises(codec[0].BadMessage):
+        _forged(codec, message)
+
+
+def test_an_enum_member_that_does_not_exist_is_refused(codec) -> None:
+    _remote = codec[0]
+    assert type(_forged(codec, ["EN", "fakelib", "Color", "GREEN"])) is _remote.RefusedValue
+    assert type(_forged(codec, ["EN", "fakelib", "Plain", "a"])) is _remote.RefusedValue
+
+
+def test_a_module_outside_site_packages_is_not_a_library(codec, tmp_path: Path) -> None:
+    """A module of the library's name loaded from elsewhere (the program's writable work
+    directory) is not the installed library: the grader rebuilds nothing of it."""
+    _remote, _values, _ = codec
+    (tmp_path / "fakelib_shadow.py").write_text("class Plain:\n    pass\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import fakelib_shadow  # noqa: F401
+
+        _values.set_libraries(["fakelib", "fakelib_shadow"])
+        got = _forged(codec, ["V", "fakelib_shadow", "Plain", "object", None, [], []])
+        assert type(got) is _remote.RefusedValue
+    finally:
+        _values.set_libraries(["fakelib"])
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("fakelib_shadow", None)
+
+
+def test_layouts_match_python_classes_only(codec) -> None:
+    _, _values, lib = codec
+    assert _values.layout(lib.Plain) == (object, ())
+    assert _values.layout(lib.Slotted) == (object, ("x", "_Slotted__y"))
+    assert _values.layout(lib.Bag) == (dict, ())
+    assert _values.layout(datetime.date) is None
+    assert _values.layout(ValueError) is None
+    assert _values.layout(type) is None
+
+
+# --------------------------------------------------------------------------- in the sandbox
+
+PINS = ("pytest==8.3.4", "packaging==24.1", "networkx==3.3", "mock==5.1.0")
+
+
+@pytest.fixture(scope="module")
+def lib_env() -> Environment:
+    return ensure(EnvSpec(version="3.11", pins=PINS))
+
+
+LibRun = Callable[[str, str], Execution]
+
+
+@pytest.fixture
+def lib_run(lib_env: Environment, isolation: Isolation, pools: WarmPools | None) -> LibRun:
+    def run(program: str, test: str) -> Execution:
+        spec = TestSpec(kind=TestKind.PYTEST, code=textwrap.dedent(test), module="sample_x")
+        return execute(
+            lib_env.python,
+            textwrap.dedent(program),
+            spec,
+            Limits(wall_seconds=30, cpu_seconds=30),
+            isolation,
+            warm=pools,
+            preload=("pytest", *lib_env.preload()),
+            libraries=lib_env.preload(),
+        )
+
+    return run
+
+
+pytestmark = pytest.mark.integration
+
+
+def test_library_values_compare_with_the_librarys_own_code(lib_run: LibRun) -> None:
+    program = """
+        import networkx as nx
+        from packaging.version import Version
+        def version():
+            return Version("2.0.post1")
+        def graph(n):
+            return nx.path_graph(n)
+        def path(g):
+            return nx.shortest_path(g, 0, 3)
+    """
+    test = """
+        import networkx as nx
+        from packaging.version import Version
+        from sample_x import graph, path, version
+        def test_values():
+            assert version() == Version("2.0.post1") and version() > Version("2.0")
+            assert str(version()) == "2.0.post1"
+            g = graph(4)
+            assert isinstance(g, nx.Graph) and nx.is_isomorphic(g, nx.path_graph(4))
+            assert sorted(g.edges()) == [(0, 1), (1, 2), (2, 3)]
+            assert path(nx.path_graph(5)) == [0, 1, 2, 3]  # a graph of the test's, copied
+    """
+    result = lib_run(program, test)
+    assert result.status is Status.PASSED, result.message
+
+
+def test_a_wrong_library_value_fails(lib_run: LibRun) -> None:
+    program = "from packaging.version import Version\ndef f():\n    return Version('2.1')\n"
+    test = "from packaging.version import Version\nfrom sample_x import f\n"
+    test += "def test_f():\n    assert f() == Version('2.0')\n"
+    result = lib_run(program, test)
+    assert result.status is Status.FAILED and "2.1" in (result.message or "")
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "import mock\ndef f():\n    return mock.ANY\n",  # a pinned library's matcher
+        "from unittest import mock\ndef f():\n    return mock.ANY\n",
+        # the program's own class, named as the library's
+        "class V:\n    __module__ = 'packaging.version'\n    __qualname__ = 'Version'\n"
+        "    def __eq__(self, o):\n        return True\ndef f():\n    return V()\n",
+        # a real library object whose state the program chose
+        "from packaging.version import Version\ndef f():\n    v = Version('9')\n"
+        "    v.__dict__['_key'] = type('K', (), {'__eq__': lambda s, o: True})()\n    return v\n",
+    ],
+    ids=["mock-backport-ANY", "stdlib-ANY", "spoofed-class", "forged-state"],
+)
+def test_values_that_would_equal_the_expected_one_by_cheating_fail(
+    lib_run: LibRun, program: str
+) -> None:
+    test = "from packaging.version import Version\nfrom sample_x import f\n"
+    test += "def test_f():\n    assert f() == Version('2.0')\n    assert Version('2.0') == f()\n"
+    result = lib_run(program, test)
+    assert result.status is Status.FAILED, result.message
