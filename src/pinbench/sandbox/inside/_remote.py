@@ -328,7 +328,8 @@ class Endpoint(object):
                 return ["ndo", list(obj.shape), flat]
             if obj.dtype.fields is not None:
                 return None
-            return ["nd", obj.dtype.str, list(obj.shape), _b64(obj.tobytes())]
+            flags = [] if obj.flags.writeable else ["ro"]  # a read-only view stays read-only
+            return ["nd", obj.dtype.str, list(obj.shape), _b64(obj.tobytes())] + flags
         if isinstance(obj, np.generic) and not obj.dtype.hasobject and obj.dtype.fields is None:
             return ["np", obj.dtype.str, _b64(obj.tobytes())]
         if t is np.dtype and not obj.hasobject and obj.fields is None:
@@ -673,11 +674,14 @@ def _decode_list(ep, rest, d):
 
 def _decode_nd(ep, rest, d):
     np = _module("numpy")
-    _want(np is not None and len(rest) == 3, "bad array")
+    _want(np is not None and len(rest) in (3, 4) and rest[3:] in ([], ["ro"]), "bad array")
     dtype, shape = _simple_dtype(np, rest[0]), _shape(rest[1])
     data = _unb64(rest[2])
     _want(len(data) == _size(shape) * dtype.itemsize, "an array of the wrong size")
-    return np.frombuffer(data, dtype=dtype).reshape(shape).copy()
+    out = np.frombuffer(data, dtype=dtype).reshape(shape).copy()
+    if rest[3:]:
+        out.flags.writeable = False
+    return out
 
 
 def _decode_ndo(ep, rest, d):

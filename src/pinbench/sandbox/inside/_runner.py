@@ -1308,17 +1308,18 @@ def _run_trusted(job, record, proof_fd, secret_fd, in_server, started):
     nonce = secret["nonce"]
     try:
         _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-        _private_test_dir(iso)
-        files = dict(secret.get("test_files") or {})
-        files["pytest.ini"] = "[pytest]\n"
-        _trusted.write_private(files, _trusted.GRADERDIR)
+        uid = int(iso["uid"]) if iso.get("uid") is not None else None
+        if job["mode"] == "pytest":  # a script test is compiled from memory: no files at all
+            _private_test_dir(iso)
+            files = dict(secret.get("test_files") or {})
+            files["pytest.ini"] = "[pytest]\n"
+            _trusted.write_private(files, _trusted.GRADERDIR)
+            if uid is not None:
+                os.chown(_trusted.GRADERDIR, uid, uid)
         # The program's uid (the files a test and the program share, such as pytest's
         # tmp_path, stay readable to both), but not dumpable: no process of that uid without
         # CAP_SYS_PTRACE (which the program has not) opens our memory, descriptors or root
         # through /proc, and ptrace is filtered.
-        uid = int(iso["uid"]) if iso.get("uid") is not None else None
-        if uid is not None:
-            os.chown(_trusted.GRADERDIR, uid, uid)
         os.set_inheritable(proof_fd, False)  # not for a subprocess the test starts
         _confine(job, iso, in_server, uid)
         _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # a uid change resets it
