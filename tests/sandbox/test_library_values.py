@@ -83,6 +83,16 @@ class Anything:
 class Node:
     def __init__(self):
         self.next = self
+
+class Ratio:
+    __slots__ = ("p", "q")
+
+class Whole(Ratio):
+    __slots__ = ("p",)
+
+class Shadowed(Whole):
+    __slots__ = ()
+    p = 1
 """
 
 
@@ -130,6 +140,10 @@ def test_plain_slotted_and_builtin_based_objects_cross_as_real_library_objects(c
     name = _cross(codec, lib.Name("abc"))
     assert type(name) is lib.Name and name == "abc"
     assert _cross(codec, lib.Color.BLUE) is lib.Color.BLUE  # the member itself, not a copy
+    one = lib.Shadowed()
+    lib.Ratio.__dict__["q"].__set__(one, 5)
+    copied = _cross(codec, one)
+    assert type(copied) is lib.Shadowed and copied.p == 1 and copied.q == 5
 
 
 def test_no_code_of_the_class_runs_while_it_is_rebuilt(codec) -> None:
@@ -191,7 +205,8 @@ def test_a_value_naming_a_class_of_no_pinned_library_is_refused(codec, module, q
     "message",
     [
         ["V", "fakelib", "Plain", "dict", None, [], []],  # the wrong base
-        ["V", "fakelib", "Slotted", "object", None, [], [["not_a_slot", 1]]],
+        ["V", "fakelib", "Slotted", "object", None, [], [[2, 1]]],  # no third slot
+        ["V", "fakelib", "Slotted", "object", None, [], [["x", 1]]],  # slots by index
         ["V", "fakelib", "Slotted", "object", None, [["x", 1]], []],  # it has no __dict__
         ["V", "fakelib", "Name", "str", 5, [], []],  # content of the wrong type
         ["V", "fakelib", "Plain", "object", None, [[1, 2]], []],
@@ -230,8 +245,11 @@ def test_a_module_outside_site_packages_is_not_a_library(codec, tmp_path: Path) 
 def test_layouts_match_python_classes_only(codec) -> None:
     _, _values, lib = codec
     assert _values.layout(lib.Plain) == (object, ())
-    assert _values.layout(lib.Slotted) == (object, ("x", "_Slotted__y"))
+    base, members = _values.layout(lib.Slotted)
+    assert base is object and [m.__name__ for m in members] == ["x", "_Slotted__y"]
     assert _values.layout(lib.Bag) == (dict, ())
+    shadowed = _values.layout(lib.Shadowed)  # a class attribute over an inherited slot
+    assert shadowed is not None and [m.__name__ for m in shadowed[1]] == ["p", "p", "q"]
     assert _values.layout(datetime.date) is None
     assert _values.layout(ValueError) is None
     assert _values.layout(type) is None

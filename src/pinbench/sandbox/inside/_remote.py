@@ -247,7 +247,7 @@ class Endpoint(object):
                 base,
                 self.encode(content, d),
                 [[name, self.encode(value, d)] for name, value in attributes],
-                [[name, self.encode(value, d)] for name, value in slots],
+                [[index, self.encode(value, d)] for index, value in slots],
             ]
         except _values.NotCopyable:
             return None
@@ -951,9 +951,8 @@ def _decode_value(ep, rest, d):
     if klass is None:
         return RefusedValue("an object of a class of no pinned library")
     try:
-        obj = _values.rebuild(
-            klass, base, ep.decode(content, d), _named(ep, attributes, d), _named(ep, slots, d)
-        )
+        attributes, slots = _named(ep, attributes, d, str), _named(ep, slots, d, int)
+        obj = _values.rebuild(klass, base, ep.decode(content, d), attributes, slots)
     except (ValueError, TypeError, KeyError):
         raise BadMessage("a %s that does not fit its class" % klass.__name__)
     if not ep.trusting and _values.equals_anything(obj):
@@ -961,10 +960,10 @@ def _decode_value(ep, rest, d):
     return obj
 
 
-def _named(ep, pairs, d):
+def _named(ep, pairs, d, key):
     out = []
     for pair in pairs:
-        _want(isinstance(pair, list) and len(pair) == 2 and type(pair[0]) is str, "bad value")
+        _want(isinstance(pair, list) and len(pair) == 2 and type(pair[0]) is key, "bad value")
         out.append((pair[0], ep.decode(pair[1], d)))
     return out
 

@@ -48,9 +48,9 @@ def copyable_type(klass):
 
 
 def layout(klass):
-    """(builtin base, slot names) of a class whose instances are plain Python objects, or
-    None: a class with fields of C (an extension type, a subclass of one), an exception, a
-    metaclass. Checked against a class Python makes with the same slots: same sizes."""
+    """(builtin base, slot descriptors) of a class whose instances are plain Python objects,
+    or None: a class with fields of C (an extension type, a subclass of one), an exception, a
+    metaclass. Checked against a class Python makes with as many slots: same sizes."""
     found = _layouts.get(klass, False)
     if found is not False:
         return found
@@ -75,7 +75,10 @@ def _layout(klass):
                     continue
                 if name.startswith("__") and not name.endswith("__"):
                     name = "_%s%s" % (k.__name__.lstrip("_"), name)
-                slots.append(name)
+                member = k.__dict__.get(name)  # its own: a class attribute may shadow it
+                if type(member).__name__ != "member_descriptor":
+                    return None
+                slots.append(member)
         elif k in _BASE_NAMES:
             base = base or k
         else:
@@ -89,24 +92,12 @@ def _layout(klass):
         return None
     if (probe.__basicsize__, probe.__itemsize__) != (klass.__basicsize__, klass.__itemsize__):
         return None
-    for name in slots:
-        if _member(klass, name) is None:
-            return None
     return base, tuple(slots)
 
 
-def _member(klass, name):
-    """The slot's member descriptor, found in the classes' own dicts (no lookup hooks)."""
-    for k in klass.__mro__:
-        found = k.__dict__.get(name)
-        if found is not None:
-            return found if type(found).__name__ == "member_descriptor" else None
-    return None
-
-
 def state(obj):
-    """(base, content, attributes, slots) of a library value, each still to be encoded; raises
-    NotCopyable for an object that crosses as a handle."""
+    """(base, content, attributes, slots) of a library value, each still to be encoded (slots
+    as (index in the layout, value)); raises NotCopyable for one that crosses as a handle."""
     klass = type(obj)
     shape = layout(klass)
     if shape is None:
@@ -122,9 +113,9 @@ def state(obj):
             raise NotCopyable()
         attributes = list(own.items())
     values = []
-    for name in slots:
+    for index, member in enumerate(slots):
         try:
-            values.append((name, _member(klass, name).__get__(obj, klass)))
+            values.append((index, member.__get__(obj, klass)))
         except AttributeError:  # an unset slot stays unset
             pass
     return _BASE_NAMES[base], _content(obj, base), attributes, values
@@ -191,7 +182,7 @@ def rebuild(klass, base_name, content, attributes, slots):
     shape = layout(klass)
     if shape is None or _BASE_NAMES[shape[0]] != base_name:
         raise ValueError("not a plain class of the library")
-    base, names = shape
+    base, members = shape
     if base in _CONSTRUCTED:
         if type(content) is not base:
             raise ValueError("content of the wrong type")
@@ -208,10 +199,10 @@ def rebuild(klass, base_name, content, attributes, slots):
         if not klass.__dictoffset__ or not all(type(k) is str for k, _ in attributes):
             raise ValueError("attributes the class does not have")
         object.__getattribute__(obj, "__dict__").update(attributes)
-    for name, value in slots:
-        if name not in names:
+    for index, value in slots:
+        if type(index) is not int or not 0 <= index < len(members):
             raise ValueError("a slot the class does not have")
-        _member(klass, name).__set__(obj, value)
+        members[index].__set__(obj, value)
     return obj
 
 
