@@ -146,6 +146,36 @@ def test_plain_slotted_and_builtin_based_objects_cross_as_real_library_objects(c
     assert type(copied) is lib.Shadowed and copied.p == 1 and copied.q == 5
 
 
+def test_what_a_value_shares_stays_shared(codec) -> None:
+    """A networkx DiGraph's `_succ` is its `_adj`: copies that came apart would make the
+    library see a graph that changes while it iterates."""
+    _, _, lib = codec
+    inner = {"k": [1, 2]}
+    graph = lib.Plain(inner, inner)
+    graph.alias = inner["k"]
+    got = _cross(codec, {"g": graph, "again": graph, "list": inner["k"]})
+    copied = got["g"]
+    assert copied.a is copied.b and copied.alias is copied.a["k"] is got["list"]
+    assert got["again"] is copied
+
+
+def test_shared_parts_of_a_refused_value_keep_their_numbers(codec) -> None:
+    _remote = codec[0]
+    program = _remote.Endpoint(None, trusting=True)
+    part = [1, 2]
+    foreign = ["V", "collections", "OrderedDict", "object", None, [["x", ["L", [1, 2]]]], []]
+    message = ["L", [foreign, ["@", 0], ["@", 1]]]
+    got = _remote_grader(codec).decode(message)
+    assert type(got[0]) is _remote.RefusedValue and got[1] == part and got[2] is got[0]
+    assert program.encode([part, part]) == ["L", [["L", [1, 2]], ["@", 0]]]
+
+
+@pytest.mark.parametrize("message", [["@", 0], ["L", [["@", 0]]], ["L", [["L", []], ["@", 1]]]])
+def test_a_reference_to_nothing_decoded_yet_is_malformed(codec, message) -> None:
+    with pytest.raises(codec[0].BadMessage):
+        _forged(codec, message)
+
+
 def test_no_code_of_the_class_runs_while_it_is_rebuilt(codec) -> None:
     _, _, lib = codec
     noisy = object.__new__(lib.Noisy)

@@ -179,6 +179,8 @@ class Endpoint(object):
         self.handlers = {}
         self.notifications = set()
         self.copying = set()  # ids of library values being copied (a cycle is a handle)
+        self.sent = ({}, [])  # this value's shared parts: id -> index, and the objects
+        self.got = []  # the shared parts of the value being decoded, by index
 
     # ------------------------------------------------------------------ encoding
 
@@ -193,20 +195,49 @@ class Endpoint(object):
         return hid
 
     def encode(self, obj, depth=0):
+        """`obj` as a tagged value. Within one value, a list, dict, set or library value met a
+        second time crosses as a reference to the first (["@", n], n counting them in the
+        order their encoding completes), so what the sender shares stays shared (a networkx
+        DiGraph's `_succ` is its `_adj`)."""
+        if depth == 0:
+            saved, self.sent = self.sent, ({}, [])
+            try:
+                return self._encode(obj, 0)
+            finally:
+                self.sent = saved
+        return self._encode(obj, depth)
+
+    def _shared(self, obj):
+        index = self.sent[0].get(id(obj))
+        return None if index is None else ["@", index]
+
+    def _done(self, obj, encoded):
+        self.sent[0][id(obj)] = len(self.sent[1])
+        self.sent[1].append(obj)  # alive until the value is sent: its id is not reused
+        return encoded
+
+    def _encode(self, obj, depth):
         if depth > MAX_DEPTH:
             raise ValueError("a value nested more than %d deep" % MAX_DEPTH)
         t = type(obj)
         if obj is None or t is bool or t is int or t is str or t is float:
             return obj
         d = depth + 1
+        if t is list or t is dict or t is set:
+            shared = self._shared(obj)
+            if shared is not None:
+                return shared
         if t is list:
-            return ["L", [self.encode(x, d) for x in obj]]
+            return self._done(obj, ["L", [self.encode(x, d) for x in obj]])
         if t is tuple:
             return ["T", [self.encode(x, d) for x in obj]]
         if t is dict:
-            return ["D", [[self.encode(k, d), self.encode(v, d)] for k, v in obj.items()]]
-        if t is set or t is frozenset:
-            return ["S" if t is set else "F", [self.encode(x, d) for x in obj]]
+            pairs = [[self.encode(k, d), self.encode(v, d)] for k, v in obj.items()]
+            return self._done(obj, ["D", pairs])
+        if t is set:
+            return self._done(obj, ["S", [self.encode(x, d) for x in obj]])
+        if t is frozenset:
+            return ["F", [self.encode(x, d) for x in obj]]
         if t is bytes or t is bytearray:
             return ["B" if t is bytes else "BA", _b64(bytes(obj))]
         if t is complex:
@@ -234,13 +265,16 @@ class Endpoint(object):
         enum = sys.modules.get("enum")
         if enum is not None and isinstance(obj, enum.Enum):
             return ["EN", t.__module__, t.__qualname__, obj._name_]
+        shared = self._shared(obj)
+        if shared is not None:
+            return shared
         key = id(obj)
         if key in self.copying:
             raise _values.NotCopyable()
         self.copying.add(key)
         try:
             base, content, attributes, slots = _values.state(obj)
-            return [
+            encoded = [
                 "V",
                 t.__module__,
                 t.__qualname__,
@@ -249,6 +283,7 @@ class Endpoint(object):
                 [[name, self.encode(value, d)] for name, value in attributes],
                 [[index, self.encode(value, d)] for index, value in slots],
             ]
+            return self._done(obj, encoded)
         except _values.NotCopyable:
             return None
         finally:
@@ -471,6 +506,19 @@ class Endpoint(object):
     # ------------------------------------------------------------------ decoding
 
     def decode(self, data, depth=0):
+        if depth == 0:
+            saved, self.got = self.got, []
+            try:
+                return self._decode(data, 0)
+            finally:
+                self.got = saved
+        return self._decode(data, depth)
+
+    def _got(self, obj):
+        self.got.append(obj)
+        return obj
+
+    def _decode(self, data, depth):
         self.nodes += 1
         if self.nodes > MAX_NODES:
             raise BadMessage("a value of more than %d parts" % MAX_NODES)
@@ -551,13 +599,14 @@ class Endpoint(object):
         _want(len(rest) == 3 and isinstance(rest[0], list), "bad exception")
         mro, message, cls = rest
         _want(isinstance(message, str), "bad exception")
-        klass = None
-        if cls is not None:
+        # A class this process has loaded itself (a library's: `except nx.NetworkXUnfeasible`
+        # catches it); else the program's own class as a stable stand-in (`pytest.raises(
+        # sample.Error)`); else a stand-in by name.
+        klass = _resolve(mro[0]) if mro else None
+        if klass is None and cls is not None:
             klass = self.decode(cls, 1)
             if not (isinstance(klass, type) and issubclass(klass, BaseException)):
                 klass = None
-        if klass is None and mro:
-            klass = _resolve(mro[0])
         if klass is None:  # a name only: a stand-in of that name under its nearest base
             first = mro[0] if mro and isinstance(mro[0], list) and len(mro[0]) == 2 else None
             name = first[1].rsplit(".", 1)[-1] if first and isinstance(first[1], str) else ""
@@ -947,17 +996,19 @@ def _decode_slice(ep, rest, d):
 def _decode_value(ep, rest, d):
     _want(len(rest) == 6 and isinstance(rest[4], list) and isinstance(rest[5], list), "bad value")
     module, qualname, base, content, attributes, slots = rest
+    # the parts first, in the sender's order: the shared values they hold keep their numbers
+    content = ep.decode(content, d)
+    attributes, slots = _named(ep, attributes, d, str), _named(ep, slots, d, int)
     klass = _values.library_class(module, qualname, ep.trusting)
     if klass is None:
-        return RefusedValue("an object of a class of no pinned library")
+        return ep._got(RefusedValue("an object of a class of no pinned library"))
     try:
-        attributes, slots = _named(ep, attributes, d, str), _named(ep, slots, d, int)
-        obj = _values.rebuild(klass, base, ep.decode(content, d), attributes, slots)
+        obj = _values.rebuild(klass, base, content, attributes, slots)
     except (ValueError, TypeError, KeyError):
         raise BadMessage("a %s that does not fit its class" % klass.__name__)
     if not ep.trusting and _values.equals_anything(obj):
-        return RefusedValue("an object that says it equals anything")
-    return obj
+        obj = RefusedValue("an object that says it equals anything")
+    return ep._got(obj)
 
 
 def _named(ep, pairs, d, key):
@@ -980,12 +1031,18 @@ def _decode_local(ep, rest, d):
     return ep._local(rest[0])
 
 
+def _decode_shared(ep, rest, d):
+    _want(len(rest) == 1 and type(rest[0]) is int and 0 <= rest[0] < len(ep.got), "bad reference")
+    return ep.got[rest[0]]
+
+
 _DECODERS = {
-    "L": _decode_list,
+    "L": lambda ep, rest, d: ep._got(_decode_list(ep, rest, d)),
     "T": lambda ep, rest, d: tuple(ep._items(rest, d)),
-    "S": lambda ep, rest, d: _hashable(set, ep._items(rest, d)),
+    "S": lambda ep, rest, d: ep._got(_hashable(set, ep._items(rest, d))),
     "F": lambda ep, rest, d: _hashable(frozenset, ep._items(rest, d)),
-    "D": lambda ep, rest, d: _hashable(dict, ep._pairs(rest, d)),
+    "D": lambda ep, rest, d: ep._got(_hashable(dict, ep._pairs(rest, d))),
+    "@": _decode_shared,
     "OD": lambda ep, rest, d: _hashable(_ordered_dict, ep._pairs(rest, d)),
     "CNT": lambda ep, rest, d: _hashable(_counter, ep._pairs(rest, d)),
     "DD": _defaultdict,

@@ -22,6 +22,7 @@ import io
 import os
 import sys
 import types
+import warnings
 
 import _remote
 import _values
@@ -128,7 +129,7 @@ def serve_program(sock, job, code_dir):
         else:
             setattr(target, attribute, old)
 
-    def environ(ep, values, cwd):
+    def environ(ep, values, cwd, filters=None):
         os.environ.clear()
         os.environ.update(values)
         try:
@@ -136,6 +137,16 @@ def serve_program(sock, job, code_dir):
                 _chdir(cwd)
         except OSError:  # a directory the program may not enter: it stays where it is
             pass
+        if filters is not None:
+            set_warning_filters(filters)
+
+    def forward_warning(message, category, filename, lineno, file=None, line=None):
+        category = [getattr(category, "__module__", "builtins"), category.__qualname__]
+        text = str(message)[:20000]
+        args = [text, category, str(filename), int(lineno or 0)]
+        flush_then_send({"op": "warn", "id": 0, "args": args})
+
+    warnings.showwarning = forward_warning
 
     ep.handlers.update(
         run_main=run_main, main_name=main_name, main_names=main_names, mirror_set=mirror_set,
@@ -150,6 +161,44 @@ def serve_program(sock, job, code_dir):
                 flush_then_send({"op": "write", "id": 0, "args": [1, ""]})
             except Exception:
                 pass
+
+
+def warning_filters():
+    """The warnings filters as data: (action, message, category, module, lineno); a message or
+    module is None, a regular expression as [pattern, flags], or a plain text that must match
+    exactly (Python's own default filters); the category as [module, qualname]."""
+    return [
+        [action, _matcher(message), [category.__module__, category.__qualname__],
+         _matcher(module), lineno]
+        for action, message, category, module, lineno in warnings.filters
+    ]  # fmt: skip
+
+
+def _matcher(value):
+    return [value.pattern, value.flags] if hasattr(value, "pattern") else value
+
+
+def set_warning_filters(filters):
+    """The program's side: the test's filters, their categories as this process has them."""
+    import re
+
+    def matcher(value):
+        return re.compile(value[0], value[1]) if isinstance(value, list) else value
+
+    made = []
+    for action, message, category, module, lineno in filters:
+        try:
+            klass = importlib.import_module(category[0])
+            for part in category[1].split("."):
+                klass = getattr(klass, part)
+            if isinstance(klass, type) and issubclass(klass, Warning):
+                made.append((action, matcher(message), klass, matcher(module), lineno))
+        except Exception:  # a category this process cannot name: that filter only
+            continue
+    warnings.filters[:] = made
+    mutated = getattr(warnings, "_filters_mutated", None)
+    if mutated is not None:
+        mutated()
 
 
 def _merged(chunks):
@@ -254,11 +303,11 @@ class Grader(object):
         self.program_pid = program_pid
         self.program_status = None  # its wait status, once it ended: the grader's own evidence
         self.broken = None
-        self.synced = (dict(os.environ), _getcwd())
+        self.synced = (dict(os.environ), _getcwd(), warning_filters())  # as both were forked
         self.syncing = False
         self.ep.on_call = self._sync
-        self.ep.handlers["write"] = self._write
-        self.ep.notifications.add("write")
+        self.ep.handlers.update(write=self._write, warn=self._warn)
+        self.ep.notifications.update(("write", "warn"))
         self._wrap_request()
 
     def _wrap_request(self):
@@ -314,16 +363,31 @@ class Grader(object):
                 pass
 
     def _sync(self, ep):
+        """Before each request: the test's environment variables, working directory and
+        warnings filters, where the program's process would see them in one process."""
         if self.syncing:
             return
-        now = (dict(os.environ), _getcwd())
+        now = (dict(os.environ), _getcwd(), warning_filters())
         if now != self.synced:
             self.syncing = True
             try:
                 self.synced = now
-                ep.request("environ", now[0], now[1])
+                ep.request("environ", now[0], now[1], now[2])
             finally:
                 self.syncing = False
+
+    def _warn(self, ep, message, category, filename, lineno):
+        """A warning the program's code issued: issued again here, where the test's filters,
+        `pytest.warns` and recorders see it, as in one process."""
+        klass = _remote._resolve(category)
+        if not (isinstance(klass, type) and issubclass(klass, Warning)):
+            klass = UserWarning
+        if not (isinstance(message, str) and isinstance(filename, str) and type(lineno) is int):
+            raise _remote.BadMessage("bad warning")
+        try:
+            warnings.warn_explicit(message[:20000], klass, filename[:500], lineno)
+        except Exception:  # a filter that makes it an error here: the program's run goes on
+            pass
 
     def remote_module(self, name):
         module = RemoteModule(name, self.ep.request("import", name))
