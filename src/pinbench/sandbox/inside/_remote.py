@@ -152,6 +152,7 @@ _TORCH_DTYPES = (
     "float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64", "uint8",
     "bool", "complex64", "complex128",
 )  # fmt: skip
+_PLAIN = (type(None), bool, int, float, str)
 _BUILTIN_TYPES = (
     "int", "float", "str", "bytes", "bool", "list", "tuple", "dict", "set", "frozenset",
     "complex", "bytearray", "object", "type", "range", "slice",
@@ -176,6 +177,7 @@ class Endpoint(object):
         self.lock = threading.RLock()
         self.nodes = 0
         self.on_call = None  # a hook before each request this side makes (environ sync)
+        self.around_serve = None  # a context for serving the other side (the grader's output)
         self.handlers = {}
         self.notifications = set()
         self.copying = set()  # ids of library values being copied (a cycle is a handle)
@@ -315,13 +317,25 @@ class Endpoint(object):
             message = str(exc)
         except Exception:
             message = "<unprintable %s>" % klass.__name__
+        # Plain arguments cross too: SystemExit(3).code stays 3, KeyError('k') prints as one.
+        args = list(exc.args) if all(type(a) in _PLAIN for a in exc.args) else None
         if isinstance(exc, RemoteException):
             for hid, stand_in in self.stand_ins.items():
                 if stand_in is klass:
-                    return ["E", mro, message[:20000], ["R", hid]]
+                    return ["E", mro, message[:20000], ["R", hid], args]
         origin = klass.__module__ in ("builtins", "exceptions")
         cls = None if origin else self.encode_handle(klass)
-        return ["E", mro, message[:20000], cls]
+        return ["E", mro, message[:20000], cls, args, self._exception_state(exc, klass)]
+
+    def _exception_state(self, exc, klass):
+        """A pinned library's exception keeps its attributes (click's usage error its `ctx`)."""
+        own = getattr(exc, "__dict__", None)
+        if not own or type(own) is not dict or not _values.copyable_type(klass):
+            return None
+        try:
+            return self.encode([[k, v] for k, v in own.items() if type(k) is str])
+        except (ValueError, RecursionError):
+            return None
 
     def _encode_known(self, obj, t, d):
         module = getattr(t, "__module__", "") or ""
@@ -596,13 +610,15 @@ class Endpoint(object):
         return Exception
 
     def decode_exception(self, rest):
-        _want(len(rest) == 3 and isinstance(rest[0], list), "bad exception")
-        mro, message, cls = rest
+        _want(3 <= len(rest) <= 5 and isinstance(rest[0], list), "bad exception")
+        mro, message, cls, args, state = (rest + [None, None])[:5]
         _want(isinstance(message, str), "bad exception")
+        _want(args is None or (isinstance(args, list) and len(args) <= 64), "bad exception")
+        _want(args is None or all(type(a) in _PLAIN for a in args), "bad exception")
         # A class this process has loaded itself (a library's: `except nx.NetworkXUnfeasible`
         # catches it); else the program's own class as a stable stand-in (`pytest.raises(
         # sample.Error)`); else a stand-in by name.
-        klass = _resolve(mro[0]) if mro else None
+        klass = _resolve(mro[0], self.trusting) if mro else None
         if klass is None and cls is not None:
             klass = self.decode(cls, 1)
             if not (isinstance(klass, type) and issubclass(klass, BaseException)):
@@ -619,9 +635,23 @@ class Endpoint(object):
                 _NAMED_STAND_INS[key] = klass
         try:
             exc = klass.__new__(klass)
-            exc.args = (message,)
+            exc.args = (message,) if args is None else tuple(args)
+            if isinstance(exc, SystemExit):  # the program's side only: its code, as raised
+                exc.code = exc.args[0] if len(exc.args) == 1 else (exc.args or None)
         except Exception:
-            exc = RemoteException(message)
+            return RemoteException(message)
+        if state is not None and _values.copyable_type(klass):
+            pairs = self.decode(state)
+            _want(isinstance(pairs, list), "bad exception")
+            for pair in pairs:
+                _want(
+                    isinstance(pair, list) and len(pair) == 2 and type(pair[0]) is str,
+                    "bad exception",
+                )
+                try:
+                    object.__setattr__(exc, pair[0], pair[1])
+                except (AttributeError, TypeError):
+                    pass
         return exc
 
     # ------------------------------------------------------------------ requests
@@ -671,7 +701,11 @@ class Endpoint(object):
             values = [self.decode(a) for a in args]
             if self.policy is not None:
                 self.policy.check(op, values)
-            result = handler(self, *values)
+            if self.around_serve is not None:
+                with self.around_serve():
+                    result = handler(self, *values)
+            else:
+                result = handler(self, *values)
             try:
                 reply = {"re": rid, "ok": self.encode(result)}
             except (ValueError, RecursionError) as exc:
@@ -679,7 +713,7 @@ class Endpoint(object):
         except BadMessage:
             raise
         except BaseException as exc:  # the operation's own error is the answer
-            if isinstance(exc, (KeyboardInterrupt, SystemExit)) and not self.trusting:
+            if isinstance(exc, KeyboardInterrupt) and not self.trusting:
                 exc = RuntimeError("%s in the grader" % type(exc).__name__)
             reply = {"re": rid, "err": self.encode_exception(exc)}
         with self.lock:
@@ -699,8 +733,9 @@ class Endpoint(object):
 _NAMED_STAND_INS = {}
 
 
-def _resolve(entry):
-    """An ordinary exception class this process has loaded, by (module, qualname); or None."""
+def _resolve(entry, any_base=False):
+    """An ordinary exception class this process has loaded, by (module, qualname); or None.
+    `any_base`: the program's side, where a grader's SystemExit may be itself."""
     if not (isinstance(entry, list) and len(entry) == 2):
         return None
     module, qualname = entry
@@ -709,8 +744,12 @@ def _resolve(entry):
     klass = _module("builtins" if module == "exceptions" else module)
     for part in qualname.split("."):
         klass = getattr(klass, part, None) if part.isidentifier() else None
-    if not (isinstance(klass, type) and issubclass(klass, Exception)):
+    if not (
+        isinstance(klass, type) and issubclass(klass, Exception if not any_base else BaseException)
+    ):
         return None
+    if any_base:
+        return klass
     unittest = _module("unittest")
     if unittest is not None and issubclass(klass, unittest.SkipTest):
         return None

@@ -17,6 +17,7 @@ grader's `sys.stdout`/`sys.stderr` (capsys sees them).
 
 import ast
 import builtins
+import contextlib
 import importlib
 import io
 import os
@@ -34,27 +35,68 @@ GRADERDIR = "/tmp/pinbench-grader"  # the test, in the grader's own mount namesp
 # --------------------------------------------------------------------------- the program's side
 
 
-class _Forwarded(io.TextIOBase):
-    """The program's sys.stdout / sys.stderr: text kept until the next message to the grader."""
+class _Text(io.TextIOBase):
+    """A text stream that hands what is written to `emit`, with a `buffer` for bytes (UTF-8),
+    as sys.stdout has: click and others probe a stream by writing bytes to it."""
 
-    def __init__(self, pending, stream, budget):
-        self.pending, self.stream, self.budget = pending, stream, budget
+    encoding, errors = "utf-8", "replace"
+
+    def __init__(self):
+        self.buffer = _Bytes(self)
 
     def writable(self):
         return True
 
     def write(self, text):
-        text = str(text)
+        if not isinstance(text, str):
+            raise TypeError("write() argument must be str, not %s" % type(text).__name__)
+        self.emit(text)
+        return len(text)
+
+    def isatty(self):
+        return False
+
+
+class _Bytes(io.RawIOBase):
+    def __init__(self, text):
+        import codecs
+
+        self.text, self.decoder = text, codecs.getincrementaldecoder("utf-8")("replace")
+
+    def writable(self):
+        return True
+
+    def write(self, data):
+        self.text.write(self.decoder.decode(bytes(data)))
+        return len(data)
+
+
+class _Forwarded(_Text):
+    """The program's sys.stdout / sys.stderr: text kept until the next message to the grader."""
+
+    def __init__(self, pending, stream, budget):
+        _Text.__init__(self)
+        self.pending, self.stream, self.budget = pending, stream, budget
+
+    def emit(self, text):
         self.budget[0] -= len(text)
         if self.budget[0] < 0:  # as a real file under the file size limit would refuse it
             import errno
 
             raise OSError(errno.EFBIG, "File too large")
         self.pending.append((self.stream, text))
-        return len(text)
 
-    def isatty(self):
-        return False
+
+class _Echoed(_Text):
+    """The grader's sys.stdout / sys.stderr while it serves the program (a callback of the
+    test's that prints): to the program's streams, where it would go in one process."""
+
+    def __init__(self, ep, stream):
+        _Text.__init__(self)
+        self.ep, self.stream = ep, stream
+
+    def emit(self, text):
+        self.ep._send({"op": "write", "id": 0, "args": [self.stream, text]})
 
 
 class _ProgramPolicy(object):
@@ -147,6 +189,15 @@ def serve_program(sock, job, code_dir):
         flush_then_send({"op": "warn", "id": 0, "args": args})
 
     warnings.showwarning = forward_warning
+
+    def echoed(ep, stream, text):  # what the test's code printed while serving a call
+        if stream in (1, 2) and isinstance(text, str):
+            target = sys.stdout if stream == 1 else sys.stderr
+            target.write(text)
+            target.flush()  # the test's code flushed it (click.echo does): so does this copy
+
+    ep.handlers["write"] = echoed
+    ep.notifications.add("write")
 
     ep.handlers.update(
         run_main=run_main, main_name=main_name, main_names=main_names, mirror_set=mirror_set,
@@ -308,6 +359,7 @@ class Grader(object):
         self.ep.on_call = self._sync
         self.ep.handlers.update(write=self._write, warn=self._warn)
         self.ep.notifications.update(("write", "warn"))
+        self.ep.around_serve = self._echoing
         self._wrap_request()
 
     def _wrap_request(self):
@@ -375,6 +427,15 @@ class Grader(object):
                 ep.request("environ", now[0], now[1], now[2])
             finally:
                 self.syncing = False
+
+    @contextlib.contextmanager
+    def _echoing(self):
+        saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = _Echoed(self.ep, 1), _Echoed(self.ep, 2)
+        try:
+            yield
+        finally:
+            sys.stdout, sys.stderr = saved
 
     def _warn(self, ep, message, category, filename, lineno):
         """A warning the program's code issued: issued again here, where the test's filters,
