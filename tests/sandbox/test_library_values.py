@@ -159,6 +159,20 @@ def test_what_a_value_shares_stays_shared(codec) -> None:
     assert got["again"] is copied
 
 
+def test_a_value_that_falls_back_to_a_handle_leaves_no_numbers_behind(codec) -> None:
+    """A library value found cyclic halfway crosses as a handle; the lists its parts had
+    registered before must not shift the numbers of what follows (the receiver never saw
+    them)."""
+    _, _, lib = codec
+    node = lib.Node()
+    node.items = [1, 2]  # encoded (and numbered) before the cycle back to `node` is met
+    del node.next
+    node.next = node  # after `items`: the cycle is found last
+    later = [3]
+    got = _cross(codec, [node, later, later])
+    assert type(got[0]) is codec[0].Proxy and got[1] == [3] and got[2] is got[1]
+
+
 def test_shared_parts_of_a_refused_value_keep_their_numbers(codec) -> None:
     _remote = codec[0]
     program = _remote.Endpoint(None, trusting=True)

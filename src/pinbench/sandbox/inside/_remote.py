@@ -274,6 +274,7 @@ class Endpoint(object):
         if key in self.copying:
             raise _values.NotCopyable()
         self.copying.add(key)
+        mark = len(self.sent[1])
         try:
             base, content, attributes, slots = _values.state(obj)
             encoded = [
@@ -286,7 +287,10 @@ class Endpoint(object):
                 [[index, self.encode(value, d)] for index, value in slots],
             ]
             return self._done(obj, encoded)
-        except _values.NotCopyable:
+        except _values.NotCopyable:  # a handle: what its parts registered is forgotten
+            for part in self.sent[1][mark:]:
+                self.sent[0].pop(id(part), None)
+            del self.sent[1][mark:]
             return None
         finally:
             self.copying.discard(key)
