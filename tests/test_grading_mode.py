@@ -43,7 +43,12 @@ def test_run_report_and_validate_state_the_grading_mode(
     }
     dataset = tmp_path / "one.jsonl"
     dataset.write_text(json.dumps(row) + "\n")
-    expected = {"mode": "in-process", "forgeable": True, "digest": grading_digest()}
+    expected = {
+        "mode": "in-process",
+        "forgeable": True,
+        "digest": grading_digest(),
+        "in_process": [],
+    }
     runner = CliRunner()
 
     checked = runner.invoke(app, ["validate", str(dataset), "--json", str(tmp_path / "v.json")])
@@ -68,3 +73,66 @@ def test_run_report_and_validate_state_the_grading_mode(
     assert shown.exit_code == 0, shown.output
     assert json.loads(report.read_text())["summary"]["grading"] == expected
     assert 'id="grading">grading: in-process (forgeable' in html.read_text()
+
+
+def test_an_item_whose_reference_needs_one_process_is_graded_there_and_said_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Trusted grading, decided per item by its reference alone: a test that asks the
+    program's class questions only one process can answer is graded in-process and listed as
+    forgeable; every other item stays trusted, where an object that equals everything fails."""
+    monkeypatch.delenv(MODE_VARIABLE, raising=False)
+    base = {"library": "packaging", "version": "22.0", "python_version": "3.11"}
+    rows = [
+        {
+            **base,
+            "id": "value",
+            "problem": "Return packaging's version.",
+            "solution": "import packaging\n\n\ndef v():\n    return packaging.__version__\n",
+            "hidden_test": {"kind": "script", "code": "assert v() == '22.0'"},
+        },
+        {
+            **base,
+            "id": "klass",
+            "problem": "Return a class named Widget.",
+            "solution": "def make():\n    class Widget:\n        pass\n    return Widget\n",
+            "hidden_test": {
+                "kind": "script",
+                "code": "W = make()\nassert isinstance(W, type) and W.__name__ == 'Widget'",
+            },
+        },
+    ]
+    dataset = tmp_path / "two.jsonl"
+    dataset.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    runner = CliRunner()
+    checked = runner.invoke(app, ["validate", str(dataset), "--json", str(tmp_path / "v.json")])
+    assert checked.exit_code == 0, checked.output
+    document = json.loads((tmp_path / "v.json").read_text())
+    assert document["grading"]["mode"] == "trusted"
+    assert document["grading"]["in_process"] == ["klass"]
+    assert {p["id"]: p["in_process"] for p in document["problems"]} == {
+        "value": False,
+        "klass": True,
+    }
+    assert "1 graded in-process, forgeable" in checked.output
+
+    cheat = "class Any:\n    def __eq__(self, other):\n        return True\n\n\ndef v():\n"
+    cheat += "    return Any()\n"
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text(
+        json.dumps({"problem_id": "value", "response": f"```python\n{cheat}```"})
+        + "\n"
+        + json.dumps({"problem_id": "klass", "response": f"```python\n{rows[1]['solution']}```"})
+        + "\n"
+    )
+    ran = runner.invoke(
+        app,
+        ["run", "-m", f"replay:{answers}", "-d", str(dataset), "--results",
+         str(tmp_path / "results"), "--json", str(tmp_path / "r.json")],
+    )  # fmt: skip
+    assert ran.exit_code == 0, ran.output
+    run = json.loads((tmp_path / "r.json").read_text())
+    assert run["summary"]["grading"]["in_process"] == ["klass"]
+    outcomes = {s["problem_id"]: s["outcome"] for s in run["samples"]}
+    assert outcomes == {"value": "failed", "klass": "passed"}  # the cheat fails where trusted
+    assert "1 item(s) in-process, forgeable" in ran.output

@@ -27,7 +27,7 @@ from pinbench.envs.python.builder import Environment, ensure
 from pinbench.envs.python.imports import pinned_modules, primary_modules
 from pinbench.execution.local import ExecutionService
 from pinbench.execution.timeouts import Calibration, retry_at_cap
-from pinbench.sandbox.grade import current_grading
+from pinbench.sandbox.grade import TRUSTED, current_grading
 from pinbench.sandbox.isolation import Isolation
 from pinbench.tasks.generation.problem import Problem, env_spec_for
 from pinbench.tasks.generation.task import item_of
@@ -77,6 +77,11 @@ class ProblemReport(BaseModel):
     isolation: str = ""
     path: str = ""
     calibration: Calibration | None = None
+    in_process: bool = Field(
+        default=False,
+        description="graded in the program's own process (forgeable): under trusted grading "
+        "the reference fails its hidden test out of process and passes in one",
+    )
 
     @property
     def failing(self) -> list[str]:
@@ -219,6 +224,13 @@ def check_problem(
     preload = preload_for(env, problem)
     report.checks["imports"] = _import_check(service, env, problem, cap)
     hidden = service.run(env, problem.solution, problem.hidden_test, cap, preload)
+    if not hidden.passed and current_grading().mode == TRUSTED:
+        again = service.run(
+            env, problem.solution, problem.hidden_test.graded_in_process(), cap, preload
+        )
+        if again.passed:  # its tests need the program's objects in their own process
+            problem = _in_process(problem)
+            report.in_process, hidden = True, again
     calibration = Calibration(reference_seconds=hidden.seconds, cap_seconds=cap.wall_seconds)
     report.calibration = calibration
     report.isolation, report.path = hidden.isolation, hidden.path
@@ -236,6 +248,18 @@ def check_problem(
         report.checks.update(check_contrast(service, env, contrast, problem, cap))
     report.verdict = _verdict(report.checks)
     return report
+
+
+def _in_process(problem: Problem) -> Problem:
+    """The problem with every test graded in the program's own process."""
+    extra = {name: test.graded_in_process() for name, test in problem.extra_tests.items()}
+    visible = problem.visible_test.graded_in_process() if problem.visible_test else None
+    update = {
+        "hidden_test": problem.hidden_test.graded_in_process(),
+        "visible_test": visible,
+        "extra_tests": extra,
+    }
+    return problem.model_copy(update=update)
 
 
 def _verdict(checks: dict[str, Check]) -> Verdict:
@@ -415,7 +439,9 @@ def validate_dataset(
         dataset=dataset,
         format=fmt,
         isolation=service.isolation.level,
-        grading=current_grading(),
+        grading=current_grading().model_copy(
+            update={"in_process": tuple(r.id for r in reports if r.in_process)}
+        ),
         started_at=started_at,
         seconds=round(time.monotonic() - started, 3),
         summary=summary,

@@ -124,6 +124,11 @@ def validate_cmd(
         f"{summary['sound']}/{len(done.problems)} sound, {summary['unsound']} unsound, "
         f"{summary['unverified']} unverified (infrastructure){not_disc} in {done.seconds:.1f}s"
     )
+    if done.grading.in_process:
+        console.print(
+            f"{len(done.grading.in_process)} graded in-process, forgeable (their reference "
+            "passes only with the test in the program's own process)"
+        )
     err.print(
         f"executions: {stats['cache_hits']} cached, {stats['cache_misses']} run; "
         f"{stats['warm_servers_started']} warm servers "
@@ -148,6 +153,8 @@ def _print_reports(reports: list[ProblemReport]) -> None:
         table.add_column(column, overflow="fold")
     for report in reports:
         details = [f"{name}: {report.checks[name].detail}" for name in report.failing]
+        if report.in_process:
+            details.insert(0, "graded in-process (its test needs the program's objects)")
         if report.substitution:
             details.append(report.substitution)
         table.add_row(

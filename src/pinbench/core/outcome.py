@@ -130,9 +130,18 @@ class Grading(BaseModel):
     mode: str = "in-process"  # what runs stored before trusted grading existed were graded by
     forgeable: bool = True
     digest: str = Field(default="", description="the grading code's digest (the cache keys on it)")
+    in_process: tuple[str, ...] = Field(
+        default=(),
+        description="under trusted grading, the items graded in the program's own process "
+        "(forgeable) because their reference fails its test out of process and passes in one",
+    )
 
     def describe(self) -> str:
         warning = " (forgeable: a program written to defeat the grader can fake a pass)"
-        return f"grading: {self.mode}{warning if self.forgeable else ''}" + (
-            f", code {self.digest}" if self.digest else ""
-        )
+        text = f"grading: {self.mode}{warning if self.forgeable else ''}"
+        if self.in_process and not self.forgeable:
+            text += (
+                f"; {len(self.in_process)} item(s) in-process, forgeable (their reference "
+                "passes only with the test in the program's process)"
+            )
+        return text + (f", code {self.digest}" if self.digest else "")

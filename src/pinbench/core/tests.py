@@ -5,8 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import StrEnum
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+)
 
 
 class TestKind(StrEnum):
@@ -58,6 +66,21 @@ class TestSpec(BaseModel):
     )
     focal: Focal | None = Field(default=None, description="repo kind: a test must call this")
     trace: bool = Field(default=False, description="repo kind: record what each test calls")
+    in_process: bool = Field(
+        default=False,
+        description="graded in the program's own process (forgeable), because the item's "
+        "reference fails this test under trusted grading and passes in one process",
+    )
+
+    @model_serializer(mode="wrap")
+    def _without_default_mode(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)  # unset, it is not written: items and runs keep their digests
+        if isinstance(data, dict) and not self.in_process:
+            data.pop("in_process", None)
+        return data
+
+    def graded_in_process(self) -> TestSpec:
+        return self.model_copy(update={"in_process": True})
 
     @property
     def runs_under_pytest(self) -> bool:

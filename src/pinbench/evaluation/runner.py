@@ -30,7 +30,7 @@ from pinbench.execution.base import EnvHandle, Executor
 from pinbench.execution.timeouts import Calibration, retry_at_cap
 from pinbench.metrics.scores import score
 from pinbench.models.base import Generation, Model, Request
-from pinbench.sandbox.grade import current_grading
+from pinbench.sandbox.grade import TRUSTED, current_grading
 from pinbench.store.runs import RunStore
 from pinbench.tasks.base import STEP_BREAK, Feedback, Task, trim_error
 
@@ -65,6 +65,7 @@ class Runner:
         self._envs: dict[EnvSpec, asyncio.Future[EnvHandle | Exception]] = {}
         self._deadlines: dict[str, asyncio.Future[float]] = {}
         self._references: dict[str, Execution] = {}  # item -> its reference's calibration run
+        self._in_process: set[str] = set()  # items whose reference passes only in one process
         self._requests = {"asked": 0, "cached": 0, "errors": 0}
         self._cap = Limits(wall_seconds=config.timeout_cap, cpu_seconds=int(config.timeout_cap))
         self._model_errors: dict[str, ModelErrors] = {}
@@ -138,7 +139,9 @@ class Runner:
             resumed=resumed,
             notes=notes,
             model_errors=errors,
-            grading=current_grading(),
+            grading=current_grading().model_copy(
+                update={"in_process": tuple(sorted(self._in_process))}
+            ),
         )
 
     async def _chain(
@@ -345,6 +348,8 @@ class Runner:
     ) -> Execution:
         assert self.executor is not None
         modules = tuple(dict.fromkeys((*env.modules, *item.preload)))
+        if item.id in self._in_process:
+            test = test.graded_in_process()
         result = await self.executor.run(env, program, test, limits, modules)
         timed_out = result.status is Status.TIMEOUT
         if retry_at_cap(timed_out, limits.wall_seconds, self._cap.wall_seconds):
@@ -373,6 +378,14 @@ class Runner:
             try:
                 assert item.hidden_test is not None
                 reference = await self._run(env, item, item.reference, item.hidden_test, self._cap)
+                if not reference.passed and current_grading().mode == TRUSTED:
+                    # Decided by the reference alone, never by a sample: a test that needs the
+                    # program's objects in its own process is graded there, and reported so.
+                    test = item.hidden_test.graded_in_process()
+                    again = await self._run(env, item, item.reference, test, self._cap)
+                    if again.passed:
+                        self._in_process.add(item.id)
+                        reference = again
                 self._references[item.id] = reference
                 calibration = Calibration(
                     reference_seconds=reference.seconds, cap_seconds=self._cap.wall_seconds

@@ -12,6 +12,13 @@ MAX_REPO_PROOF_BYTES = 16 << 20  # per-test outcomes and calls of a whole suite
 
 
 def job_for(program: str, test: TestSpec) -> dict[str, Any]:
+    job = _job(program, test)
+    if test.in_process:
+        job["in_process"] = True  # the item's reference needs it: graded in one process
+    return job
+
+
+def _job(program: str, test: TestSpec) -> dict[str, Any]:
     if test.kind is TestKind.REPO:
         return _repo_job(program, test)
     if test.kind is TestKind.PYTEST:

@@ -86,8 +86,13 @@ def _split_secret(job: dict[str, Any]) -> dict[str, Any] | None:
     """Under trusted grading, what the program's process must never hold: the test (a file of
     `files`, or a script's `test`), later joined by the nonce. The runner's grader reads it from
     its own descriptor once the program's process is forked. None when the job is graded in
-    the program's process (the in-process mode; repository suites, builds and probes)."""
-    if grading_mode() != TRUSTED or job["mode"] not in ("pytest", "script"):
+    the program's process (the in-process mode; a test its item's reference passes only that
+    way; repository suites, builds and probes)."""
+    if (
+        grading_mode() != TRUSTED
+        or job.get("in_process")
+        or job["mode"] not in ("pytest", "script")
+    ):
         return None
     job["grading"] = TRUSTED
     if job["mode"] == "pytest":
