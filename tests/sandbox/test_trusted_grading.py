@@ -454,3 +454,69 @@ def test_prints_reach_capsys_and_program_errors_keep_their_types(run: Run) -> No
     )
     result = _pytest(run, program, test)
     assert result.status is Status.PASSED, result
+
+
+def test_warnings_cross_both_ways_as_in_one_process(run: Run) -> None:
+    """Not an attack: the test's warnings filters reach the program (a deprecation it turns
+    into an error raises in the program), and the program's warnings reach the test
+    (`pytest.warns`, and pytest's own recorder)."""
+    program = (
+        "import warnings\n"
+        "def old():\n    warnings.warn('old() is deprecated', DeprecationWarning)\n    return 1\n"
+    )
+    test = (
+        "import warnings\nimport pytest\nfrom sample_x import old\n"
+        "def test_warns():\n"
+        "    with pytest.warns(DeprecationWarning, match='deprecated'):\n"
+        "        assert old() == 1\n"
+        "def test_error():\n"
+        "    with warnings.catch_warnings():\n"
+        "        warnings.simplefilter('error', DeprecationWarning)\n"
+        "        with pytest.raises(DeprecationWarning):\n"
+        "            old()\n"
+        "    assert old() == 1  # the filter is back to what it was\n"
+    )
+    result = _pytest(run, program, test)
+    assert result.status is Status.PASSED, result
+    assert result.tests["passed"] == 2
+
+
+def test_callbacks_print_to_the_programs_streams_and_exceptions_keep_their_data(
+    run: Run,
+) -> None:
+    """Not an attack: a test's callback that prints while the program captures its stdout
+    (click's CliRunner does) prints into that capture; SystemExit(3) raised by the callback is
+    SystemExit with code 3 for the program; a standard-library exception is the grader's own
+    class, with its arguments."""
+    program = (
+        "import contextlib, io, json\n"
+        "def capture(callback):\n"
+        "    out = io.StringIO()\n"
+        "    with contextlib.redirect_stdout(out):\n"
+        "        try:\n            callback()\n"
+        "        except SystemExit as exc:\n            return out.getvalue(), exc.code\n"
+        "    return out.getvalue(), None\n"
+        "def parse(text):\n    return json.loads(text)\n"
+        "def missing():\n    return {}['k']\n"
+    )
+    test = (
+        "import json\nimport pytest\nfrom sample_x import capture, missing, parse\n"
+        "def shout():\n    print('hello from the test')\n    raise SystemExit(3)\n"
+        "def test_f(capsys):\n"
+        "    assert capture(shout) == ('hello from the test\\n', 3)\n"
+        "    assert capsys.readouterr().out == ''\n"
+        "    with pytest.raises(json.JSONDecodeError):\n        parse('{')\n"
+        "    with pytest.raises(KeyError) as info:\n        missing()\n"
+        "    assert info.value.args == ('k',)\n"
+    )
+    result = _pytest(run, program, test)
+    assert result.status is Status.PASSED, result
+
+
+def test_a_program_exception_cannot_pose_as_the_graders_exit(run: Run) -> None:
+    """The program's SystemExit, or an exception whose arguments claim a code, is never the
+    grader's own SystemExit: the test fails, it does not end early as passed."""
+    program = "def f():\n    raise SystemExit(0)\n"
+    test = "from sample_x import f\ndef test_f():\n    f()\n    assert False\n"
+    result = _pytest(run, program, test)
+    assert result.status is Status.FAILED, result

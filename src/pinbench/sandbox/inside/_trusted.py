@@ -185,7 +185,7 @@ def serve_program(sock, job, code_dir):
     def forward_warning(message, category, filename, lineno, file=None, line=None):
         category = [getattr(category, "__module__", "builtins"), category.__qualname__]
         text = str(message)[:20000]
-        args = [text, category, str(filename), int(lineno or 0)]
+        args = [ep.encode(a) for a in (text, category, str(filename), int(lineno or 0))]
         flush_then_send({"op": "warn", "id": 0, "args": args})
 
     warnings.showwarning = forward_warning
