@@ -520,3 +520,28 @@ def test_a_program_exception_cannot_pose_as_the_graders_exit(run: Run) -> None:
     test = "from sample_x import f\ndef test_f():\n    f()\n    assert False\n"
     result = _pytest(run, program, test)
     assert result.status is Status.FAILED, result
+
+
+def test_operators_on_the_other_sides_objects_work_both_ways(run: Run) -> None:
+    """Not an attack: arithmetic, shifts (`>>` and its reflection, which share a prefix) and
+    `in` on a program object in the test, and on a test's object in the program."""
+    box = (
+        "    def __init__(self, v):\n        self.v = v\n"
+        "    def __add__(self, o):\n        return self.v + o\n"
+        "    def __radd__(self, o):\n        return o + self.v\n"
+        "    def __rshift__(self, o):\n        return self.v >> o\n"
+        "    def __rrshift__(self, o):\n        return o >> self.v\n"
+        "    def __contains__(self, o):\n        return o == self.v\n"
+    )
+    program = (
+        f"class Box:\n{box}def make(v):\n    return Box(v)\n"
+        "def use(x):\n    return [x + 1, 1 + x, x >> 1, 16 >> x, 3 in x]\n"
+    )
+    test = (
+        f"from sample_x import make, use\nclass Num:\n{box}"
+        "def test_ops():\n    assert use(Num(3)) == [4, 4, 1, 2, True]\n"
+        "    b = make(4)\n"
+        "    assert b + 1 == 5 and 1 + b == 5 and (b >> 1) == 2 and (32 >> b) == 2\n"
+    )
+    result = _pytest(run, program, test)
+    assert result.status is Status.PASSED, result

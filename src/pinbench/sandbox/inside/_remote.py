@@ -1222,41 +1222,34 @@ def _op_call(ep, target, args, kwargs):
     return target(*args, **kwargs)
 
 
-def _binop(ep, name, target, other):
-    import operator
-
+def _binop(ep, target, name, other):
     _want(name in _BINOPS, "bad operator")
-    if name.startswith("r"):
-        return getattr(operator, name[1:])(other, target)
-    return getattr(operator, name)(target, other)
+    function, reflected = _BINOPS[name]
+    return function(other, target) if reflected else function(target, other)
 
 
-def _unop(ep, name, target):
+def _unop(ep, target, name):
     import operator
 
     _want(name in _UNOPS, "bad operator")
     return getattr(operator, name)(target)
 
 
-_BINOPS = set()
-for _name in (
-    "add",
-    "sub",
-    "mul",
-    "truediv",
-    "floordiv",
-    "mod",
-    "pow",
-    "matmul",
-    "and_",
-    "or_",
-    "xor",
-    "lshift",
-    "rshift",
-):
-    _BINOPS.add(_name)
-    _BINOPS.add("r" + _name)
-_BINOPS.update(("lt", "le", "gt", "ge", "eq", "ne", "contains"))
+def _binops():
+    """Operator name (as a proxy sends it) -> (function, reflected)."""
+    import operator
+
+    table = {}
+    for name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and_",
+                 "or_", "xor", "lshift", "rshift"):  # fmt: skip
+        table[name] = (getattr(operator, name), False)
+        table["r" + name] = (getattr(operator, name), True)
+    for name in ("lt", "le", "gt", "ge", "eq", "ne", "contains"):
+        table[name] = (getattr(operator, name), False)
+    return table
+
+
+_BINOPS = _binops()
 _UNOPS = set(("neg", "pos", "abs", "invert", "index"))
 
 _OPS = {
@@ -1346,9 +1339,7 @@ class Proxy(object):
         return self._pb("next")
 
     def __contains__(self, item):
-        return _truth(
-            object.__getattribute__(self, "_pb_ep"), self._pb("binop", "contains", self, item)
-        )
+        return _truth(object.__getattribute__(self, "_pb_ep"), self._pb("binop", "contains", item))
 
     def __repr__(self):
         text = self._pb("repr")
