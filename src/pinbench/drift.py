@@ -85,8 +85,10 @@ def drift(
     limits: Limits | None = None,
     jobs: int = 2,
     on_check: Callable[[], None] | None = None,
+    in_process: frozenset[str] = frozenset(),
 ) -> DriftSummary:
-    """`versions`: library -> extra versions to try (beyond each problem's contrast)."""
+    """`versions`: library -> extra versions to try (beyond each problem's contrast);
+    `in_process`: the problems the run graded in the program's own process (as it did)."""
     limits = limits or Limits()
     by_id = {p.id: p for p in problems}
     failed = [
@@ -108,9 +110,9 @@ def drift(
                 infra += 1
                 continue
             target = problem.model_copy(update={"version": version})
-            outcome = service.run(
-                env, record.program, problem.hidden_test, limits, preload_for(env, target)
-            )
+            test = problem.hidden_test
+            test = test.graded_in_process() if problem.id in in_process else test
+            outcome = service.run(env, record.program, test, limits, preload_for(env, target))
             if outcome.status.is_infrastructure:
                 infra += 1
             elif outcome.status is Status.PASSED:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -18,7 +18,7 @@ from pinbench.cli.common import (
     progress_bar,
     split_or_exit,
 )
-from pinbench.core.outcome import Limits
+from pinbench.core.outcome import Grading, Limits
 from pinbench.drift import DriftSummary, drift
 from pinbench.evaluation.config import RunConfig
 from pinbench.execution.local import ExecutionService, default_jobs
@@ -65,6 +65,7 @@ def drift_cmd(
                 row.id, row.model_name, records, problems, service,
                 versions=_versions(versions or []), last_round=config.feedback_rounds,
                 limits=limits, jobs=jobs, on_check=lambda: progress.advance(task),
+                in_process=_graded_in_process(row.summary),
             )  # fmt: skip
         store.record_drift(row.id, summary.model_dump(mode="json"))
     print_drift(summary)
@@ -84,6 +85,12 @@ def _versions(specs: list[str]) -> dict[str, list[str]]:
             v.strip() for v in listed.split(",") if v.strip()
         )
     return chosen
+
+
+def _graded_in_process(summary: dict[str, Any] | None) -> frozenset[str]:
+    """The items the run graded in the program's own process (its stored summary says)."""
+    grading = Grading.model_validate((summary or {}).get("grading") or {})
+    return frozenset(grading.in_process)
 
 
 def print_drift(summary: DriftSummary) -> None:
