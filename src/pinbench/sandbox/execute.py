@@ -32,11 +32,14 @@ def execute(
     packages' top-level modules, whose values cross trusted grading's channel as copies.
     """
     limits = limits or Limits()
-    job = {**job_for(program, test), "libraries": list(libraries)}
+
+    def job() -> dict[str, object]:  # a fresh one per attempt: running a job takes its secret
+        return {**job_for(program, test), "libraries": list(libraries)}
+
     if warm is not None:
         try:
             with warm.lease(python, preload) as server:
-                return run_job(python, job, limits, warm.isolation, server)
+                return run_job(python, job(), limits, warm.isolation, server)
         except ServerBroken:
             warm.fallbacks += 1  # fall back to the cold path, the reference
-    return run_job(python, job, limits, isolation or detect())
+    return run_job(python, job(), limits, isolation or detect())
