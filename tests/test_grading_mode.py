@@ -101,20 +101,29 @@ def test_an_item_whose_reference_needs_one_process_is_graded_there_and_said_so(
                 "code": "W = make()\nassert isinstance(W, type) and W.__name__ == 'Widget'",
             },
         },
+        {
+            **base,
+            "id": "visible",
+            "problem": "Return a class named Widget.",
+            "solution": "def make():\n    class Widget:\n        pass\n    return Widget\n",
+            "hidden_test": {"kind": "script", "code": "assert make().__name__ == 'Widget'"},
+            "visible_test": {"kind": "script", "code": "assert isinstance(make(), type)"},
+        },
     ]
-    dataset = tmp_path / "two.jsonl"
+    dataset = tmp_path / "three.jsonl"
     dataset.write_text("".join(json.dumps(r) + "\n" for r in rows))
     runner = CliRunner()
     checked = runner.invoke(app, ["validate", str(dataset), "--json", str(tmp_path / "v.json")])
     assert checked.exit_code == 0, checked.output
     document = json.loads((tmp_path / "v.json").read_text())
     assert document["grading"]["mode"] == "trusted"
-    assert document["grading"]["in_process"] == ["klass"]
+    assert document["grading"]["in_process"] == ["klass", "visible"]  # either test decides
     assert {p["id"]: p["in_process"] for p in document["problems"]} == {
         "value": False,
         "klass": True,
+        "visible": True,
     }
-    assert "1 graded in-process, forgeable" in checked.output
+    assert "2 graded in-process, forgeable" in checked.output
 
     cheat = "class Any:\n    def __eq__(self, other):\n        return True\n\n\ndef v():\n"
     cheat += "    return Any()\n"
@@ -124,6 +133,8 @@ def test_an_item_whose_reference_needs_one_process_is_graded_there_and_said_so(
         + "\n"
         + json.dumps({"problem_id": "klass", "response": f"```python\n{rows[1]['solution']}```"})
         + "\n"
+        + json.dumps({"problem_id": "visible", "response": f"```python\n{rows[2]['solution']}```"})
+        + "\n"
     )
     ran = runner.invoke(
         app,
@@ -132,7 +143,7 @@ def test_an_item_whose_reference_needs_one_process_is_graded_there_and_said_so(
     )  # fmt: skip
     assert ran.exit_code == 0, ran.output
     run = json.loads((tmp_path / "r.json").read_text())
-    assert run["summary"]["grading"]["in_process"] == ["klass"]
+    assert run["summary"]["grading"]["in_process"] == ["klass", "visible"]
     outcomes = {s["problem_id"]: s["outcome"] for s in run["samples"]}
-    assert outcomes == {"value": "failed", "klass": "passed"}  # the cheat fails where trusted
-    assert "1 item(s) in-process, forgeable" in ran.output
+    assert outcomes == {"value": "failed", "klass": "passed", "visible": "passed"}
+    assert "2 item(s) in-process, forgeable" in ran.output

@@ -224,23 +224,42 @@ def check_problem(
     contrast: Environment | Exception | None = None,
     discriminative: bool = False,
 ) -> ProblemReport:
-    """Hidden test first, with the cap as deadline: its runtime calibrates the other checks'."""
+    """Hidden test first, with the cap as deadline: its runtime calibrates the other checks'.
+    Under trusted grading, a reference that fails one of its tests out of process and passes
+    them all in one makes the problem graded in-process (as `run` decides it too)."""
     report = _base_report(problem, env)
     report.checks["starter_compiles"] = starter_compiles(problem.starter_code, problem.solution)
     preload = preload_for(env, problem)
     report.checks["imports"] = _import_check(service, env, problem, cap)
-    hidden = service.run(env, problem.solution, problem.hidden_test, cap, preload)
-    if not hidden.passed and current_grading().mode == TRUSTED:
-        again = service.run(
-            env, problem.solution, problem.hidden_test.graded_in_process(), cap, preload
-        )
-        if again.passed:  # its tests need the program's objects in their own process
-            problem = _in_process(problem)
-            report.in_process, hidden = True, again
-    calibration = Calibration(reference_seconds=hidden.seconds, cap_seconds=cap.wall_seconds)
-    report.calibration = calibration
+    hidden, checks = _reference_tests(service, env, problem, cap, preload)
+    if current_grading().mode == TRUSTED and not all(c.ok for c in checks.values()):
+        in_process = _in_process(problem)
+        again, checks_again = _reference_tests(service, env, in_process, cap, preload)
+        if all(c.ok for c in checks_again.values()):  # they need the program's objects
+            problem, hidden, checks = in_process, again, checks_again
+            report.in_process = True
+    report.calibration = Calibration(reference_seconds=hidden.seconds, cap_seconds=cap.wall_seconds)
     report.isolation, report.path = hidden.isolation, hidden.path
+    report.checks.update(checks)
+    if discriminative:
+        report.checks.update(check_contrast(service, env, contrast, problem, cap))
+    report.verdict = _verdict(report.checks)
+    return report
+
+
+def _reference_tests(
+    service: ExecutionService,
+    env: Environment,
+    problem: Problem,
+    cap: Limits,
+    preload: tuple[str, ...],
+) -> tuple[Execution, dict[str, Check]]:
+    """The reference against its hidden test (deadline: the cap), then its visible and extra
+    tests with the deadline the hidden test's runtime calibrates."""
+    hidden = service.run(env, problem.solution, problem.hidden_test, cap, preload)
+    calibration = Calibration(reference_seconds=hidden.seconds, cap_seconds=cap.wall_seconds)
     calibrated = cap.model_copy(update={"wall_seconds": calibration.deadline})
+    checks: dict[str, Check] = {}
     others = {"visible_test": problem.visible_test, **problem.extra_tests}
     for name, test in others.items():
         if test is not None:
@@ -248,12 +267,9 @@ def check_problem(
             timed_out = result.status is Status.TIMEOUT
             if retry_at_cap(timed_out, calibrated.wall_seconds, cap.wall_seconds):
                 result = service.run(env, problem.solution, test, cap, preload)
-            report.checks[name] = Check.of(result)
-    report.checks["hidden_test"] = Check.of(hidden)
-    if discriminative:
-        report.checks.update(check_contrast(service, env, contrast, problem, cap))
-    report.verdict = _verdict(report.checks)
-    return report
+            checks[name] = Check.of(result)
+    checks["hidden_test"] = Check.of(hidden)
+    return hidden, checks
 
 
 def _in_process(problem: Problem) -> Problem:

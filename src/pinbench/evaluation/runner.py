@@ -370,6 +370,16 @@ class Runner:
         except Exception as exc:  # recorded as each sample's environment outcome
             return exc
 
+    async def _all_pass(
+        self, env: EnvHandle, item: Item[Any], hidden: Execution, in_process: bool
+    ) -> bool:
+        """Whether the reference, which met its hidden test as `hidden`, passes its visible
+        test too, both graded in the program's process or both not."""
+        if not hidden.passed or item.visible_test is None:
+            return hidden.passed
+        test = item.visible_test.graded_in_process() if in_process else item.visible_test
+        return (await self._run(env, item, item.reference, test, self._cap)).passed
+
     async def _deadline(self, item: Item[Any], env: EnvHandle) -> float:
         """The reference program's runtime calibrates the deadline, once per item."""
         if item.id not in self._deadlines:
@@ -378,12 +388,13 @@ class Runner:
             try:
                 assert item.hidden_test is not None
                 reference = await self._run(env, item, item.reference, item.hidden_test, self._cap)
-                if not reference.passed and current_grading().mode == TRUSTED:
-                    # Decided by the reference alone, never by a sample: a test that needs the
-                    # program's objects in its own process is graded there, and reported so.
+                trusted = current_grading().mode == TRUSTED
+                if trusted and not await self._all_pass(env, item, reference, False):
+                    # Decided by the reference alone, never by a sample: tests that need the
+                    # program's objects in its own process are graded there, and reported so.
                     test = item.hidden_test.graded_in_process()
                     again = await self._run(env, item, item.reference, test, self._cap)
-                    if again.passed:
+                    if await self._all_pass(env, item, again, True):
                         self._in_process.add(item.id)
                         reference = again
                 self._references[item.id] = reference
