@@ -640,6 +640,8 @@ class Endpoint(object):
         try:
             exc = klass.__new__(klass)
             exc.args = (message,) if args is None else tuple(args)
+            if args is not None and _text(exc) != message:  # its text is more than its args
+                exc.args = (message,)  # (an OSError's errno and file name): keep the text
             if isinstance(exc, SystemExit):  # the program's side only: its code, as raised
                 exc.code = exc.args[0] if len(exc.args) == 1 else (exc.args or None)
         except Exception:
@@ -735,6 +737,13 @@ class Endpoint(object):
 
 
 _NAMED_STAND_INS = {}
+
+
+def _text(exc):
+    try:
+        return str(exc)
+    except Exception:
+        return None
 
 
 def _resolve(entry, any_base=False):
@@ -1339,7 +1348,7 @@ class Proxy(object):
         return self._pb("next")
 
     def __contains__(self, item):
-        return _truth(object.__getattribute__(self, "_pb_ep"), self._pb("binop", "contains", item))
+        return self._verdict("contains", item)
 
     def __repr__(self):
         text = self._pb("repr")
@@ -1420,16 +1429,24 @@ class Proxy(object):
         return [n for n in names if isinstance(n, str)] if isinstance(names, list) else []
 
     def __lt__(self, other):
-        return self._pb("binop", "lt", other)
+        return self._verdict("lt", other)
 
     def __le__(self, other):
-        return self._pb("binop", "le", other)
+        return self._verdict("le", other)
 
     def __gt__(self, other):
-        return self._pb("binop", "gt", other)
+        return self._verdict("gt", other)
 
     def __ge__(self, other):
-        return self._pb("binop", "ge", other)
+        return self._verdict("ge", other)
+
+    def _verdict(self, name, other):
+        """Ordering and membership are answers a test asserts directly: the grader never takes
+        them from the program (as with truth and equality); the program may ask the grader."""
+        if not object.__getattribute__(self, "_pb_ep").trusting:
+            raise TypeError("the program does not answer the grader's '%s' of its objects" % name)
+        value = self._pb("binop", name, other)
+        return bool(value) if name == "contains" else value
 
     def __neg__(self):
         return self._pb("unop", "neg")
@@ -1473,14 +1490,6 @@ for _name in (
     _dunder = _name.strip("_")
     setattr(Proxy, "__%s__" % _dunder, _make_binop(_name))
     setattr(Proxy, "__r%s__" % _dunder, _make_binop("r" + _name))
-
-
-def _truth(ep, value):
-    if type(value) is bool:
-        return value
-    if ep.trusting:
-        return bool(value)
-    raise TypeError("a program's answer that is not a bool")
 
 
 class _ProxyIterator(object):
