@@ -389,3 +389,16 @@ def test_values_that_would_equal_the_expected_one_by_cheating_fail(
     test += "def test_f():\n    assert f() == Version('2.0')\n    assert Version('2.0') == f()\n"
     result = lib_run(program, test)
     assert result.status is Status.FAILED, result.message
+
+
+def test_a_library_exceptions_attributes_never_reach_its_descriptors(codec) -> None:
+    """An exception's attributes from the program's process go into its `__dict__`: a name
+    such as `__class__` is only a key there, never the exception's class."""
+    _remote = codec[0]
+    state = ["L", [["L", ["__class__", ["type", "int"]]], ["L", ["detail", "d"]]]]
+    message = ["E", [["builtins", "ValueError"]], "bad", None, ["bad"], state]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(codec[1], "copyable_type", lambda klass: True)
+        exc = _remote_grader(codec).decode(message)
+    assert type(exc) is ValueError and exc.args == ("bad",)
+    assert exc.__dict__ == {"__class__": int, "detail": "d"}

@@ -649,15 +649,14 @@ class Endpoint(object):
         if state is not None and _values.copyable_type(klass):
             pairs = self.decode(state)
             _want(isinstance(pairs, list), "bad exception")
+            own = getattr(exc, "__dict__", None)
             for pair in pairs:
                 _want(
                     isinstance(pair, list) and len(pair) == 2 and type(pair[0]) is str,
                     "bad exception",
                 )
-                try:
-                    object.__setattr__(exc, pair[0], pair[1])
-                except (AttributeError, TypeError):
-                    pass
+                if type(own) is dict:  # into its __dict__: no descriptor (`__class__`) runs
+                    own[pair[0]] = pair[1]
         return exc
 
     # ------------------------------------------------------------------ requests
