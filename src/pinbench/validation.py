@@ -173,6 +173,7 @@ def _on_contrast(problem: Problem) -> Problem:
         update={
             "version": contrast.version,
             "python_version": contrast.python_version or problem.python_version,
+            "node_version": contrast.node_version or problem.node_version,
             "extra_pins": contrast.extra_pins or problem.extra_pins,
             "solution": contrast.solution or "",
         }

@@ -65,7 +65,7 @@ def test_user_message_has_statement_every_pin_python_and_fenced_starter() -> Non
     assert "Python version: 3.6" in user
     assert f"```python\n{p.starter_code.rstrip()}\n```" in user
     assert "keeping its imports, function names and signatures" in user
-    assert user.endswith(ANSWER_INSTRUCTION)
+    assert user.endswith(ANSWER_INSTRUCTION.substitute(fence_lang="python"))
 
 
 def test_unknown_python_version_is_not_mentioned() -> None:
@@ -118,7 +118,7 @@ def test_cot_asks_for_reasoning_about_the_version_before_the_block() -> None:
     assert COT_MARK not in plain
     assert COT_MARK in cot and "pandas==2.0.3 exist in" in cot
     assert "Before writing any code" in cot and "one fenced ```python block" in cot
-    assert ANSWER_INSTRUCTION not in cot
+    assert ANSWER_INSTRUCTION.substitute(fence_lang="python") not in cot
 
 
 def test_cot_is_refused_for_completion_style() -> None:
@@ -163,7 +163,9 @@ def test_feedback_is_task_then_previous_program_then_the_error() -> None:
     assert repair.messages[2].content == f"```python\n{program.rstrip()}\n```"
     last = repair.messages[3].content
     assert "visible test" in last and "```text\nKeyError: 'count'\n```" in last
-    assert "pandas==2.0.3 and Python 3.11" in last and last.endswith(ANSWER_INSTRUCTION)
+    assert "pandas==2.0.3 and Python 3.11" in last and last.endswith(
+        ANSWER_INSTRUCTION.substitute(fence_lang="python")
+    )
     assert repair.round == 1
 
 

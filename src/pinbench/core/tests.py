@@ -27,6 +27,9 @@ class TestKind(StrEnum):
     SCRIPT = "script"
     PYTEST = "pytest"  # a pytest module importing the program saved as `module` (GitChameleon 2.0)
     REPO = "repo"  # a repository's own tests, with the program written over one of its files
+    # a JavaScript module of Jest-, Mocha- or node:test-style tests (`describe`/`test`/`it`,
+    # hooks, Jest's `expect`) that requires the program as `./<module>`; run by Node
+    JEST = "jest"
 
 
 def runner_modules(tests: Iterable[TestSpec | None]) -> tuple[str, ...]:
@@ -66,6 +69,10 @@ class TestSpec(BaseModel):
     )
     focal: Focal | None = Field(default=None, description="repo kind: a test must call this")
     trace: bool = Field(default=False, description="repo kind: record what each test calls")
+    program_suffix: str | None = Field(
+        default=None,
+        description="jest kind: the program file's suffix when it is not JavaScript ('.ts')",
+    )
     in_process: bool = Field(
         default=False,
         description="graded in the program's own process (forgeable), because the item's "
@@ -75,8 +82,11 @@ class TestSpec(BaseModel):
     @model_serializer(mode="wrap")
     def _without_default_mode(self, handler: SerializerFunctionWrapHandler) -> Any:
         data = handler(self)  # unset, it is not written: items and runs keep their digests
-        if isinstance(data, dict) and not self.in_process:
-            data.pop("in_process", None)
+        if isinstance(data, dict):
+            if not self.in_process:
+                data.pop("in_process", None)
+            if self.program_suffix is None:
+                data.pop("program_suffix", None)
         return data
 
     def graded_in_process(self) -> TestSpec:
@@ -86,6 +96,13 @@ class TestSpec(BaseModel):
     def runs_under_pytest(self) -> bool:
         """Pytest modules and repositories' suites run under pytest (a warm server imports it)."""
         return self.kind in (TestKind.PYTEST, TestKind.REPO)
+
+    @field_validator("program_suffix")
+    @classmethod
+    def _known_suffix(cls, value: str | None) -> str | None:
+        if value not in (None, ".ts"):
+            raise ValueError(f"program_suffix {value!r} is not '.ts'")
+        return value
 
     @field_validator("module")
     @classmethod

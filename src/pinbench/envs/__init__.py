@@ -8,11 +8,13 @@ import threading
 from collections.abc import Callable
 
 from pinbench.core.env import EnvError, Environment, EnvSpec
+from pinbench.envs.node import builder as node
 from pinbench.envs.python import builder as python
 
 # toolchain name -> its `ensure`: build (or reuse) the environment of a spec
 TOOLCHAINS: dict[str, Callable[[EnvSpec], Environment]] = {
     "python": python.ensure,
+    "node": node.ensure,
 }
 
 

@@ -3,12 +3,35 @@ the mode it runs in). It knows the test kinds and repository snapshots, and noth
 
 from __future__ import annotations
 
+import functools
+import re
+from pathlib import Path
 from typing import Any
 
 from pinbench.core import snapshots
 from pinbench.core.tests import TestKind, TestSpec
 
 MAX_REPO_PROOF_BYTES = 16 << 20  # per-test outcomes and calls of a whole suite
+INSIDE = Path(__file__).parent / "inside"
+# The harness's own scripts for Node, written beside the program (the sandbox sees no host path)
+NODE_HARNESS = ("_pinbench_jest.js", "_pinbench_tscheck.js")
+# Top-level ES module syntax: such a JavaScript program is saved as `.mjs` (CommonJS otherwise)
+_ESM = re.compile(
+    r"^[ \t]*(import(?:[ \t]+[\w{*]|[ \t]*['\"{*])|export[ \t]+[\w{*]|export[ \t]*\{)", re.MULTILINE
+)
+
+
+@functools.cache
+def _node_harness() -> dict[str, str]:
+    return {name: (INSIDE / name).read_text() for name in NODE_HARNESS}
+
+
+def program_file(program: str, module: str, suffix: str | None) -> str:
+    """The name a JavaScript/TypeScript program is saved under: `.ts` for TypeScript, `.mjs`
+    for an ES module, else `.js` (CommonJS)."""
+    if suffix:
+        return module + suffix
+    return module + (".mjs" if _ESM.search(program) else ".js")
 
 
 def job_for(program: str, test: TestSpec) -> dict[str, Any]:
@@ -21,6 +44,17 @@ def job_for(program: str, test: TestSpec) -> dict[str, Any]:
 def _job(program: str, test: TestSpec) -> dict[str, Any]:
     if test.kind is TestKind.REPO:
         return _repo_job(program, test)
+    if test.kind is TestKind.JEST:
+        module = test.module or "solution"
+        name = program_file(program, module, test.program_suffix)
+        files = {name: program, f"test_{module}.js": test.code, **_node_harness()}
+        return {
+            "mode": "jest",
+            "program": program,
+            "program_file": name,
+            "test_file": f"test_{module}.js",
+            "files": files,
+        }
     if test.kind is TestKind.PYTEST:
         module = test.module or "solution"
         return {

@@ -60,6 +60,7 @@ def run_job(
             limits=limits,
         )
     job["keep"] = visible_paths(python)
+    job["env_root"] = str(python.absolute().parent.parent)
     job["seccomp"] = syscall_filter()
     job["limits"] = {
         "wall_seconds": limits.wall_seconds,

@@ -47,6 +47,11 @@ _REPL = re.compile(r"^(>>>|\.\.\.)( |$)")
 
 def python_blocks(text: str) -> list[str]:
     """The contents of the fenced blocks tagged as Python (or untagged), REPL prompts removed."""
+    return [code for code in map(strip_repl, fenced_blocks(text, _PYTHON_LANGS)) if code.strip()]
+
+
+def fenced_blocks(text: str, languages: frozenset[str]) -> list[str]:
+    """The contents of the fenced blocks tagged with one of `languages` ('' is untagged)."""
     lines = text.split("\n")
     blocks: list[str] = []
     i = 0
@@ -56,8 +61,8 @@ def python_blocks(text: str) -> list[str]:
         if opening is None:
             continue
         body, i = _block_body(lines, i, opening["fence"], len(opening["indent"]))
-        if _language(opening["info"]) in _PYTHON_LANGS:
-            code = strip_repl("\n".join(body))
+        if _language(opening["info"]) in languages:
+            code = "\n".join(body)
             if code.strip():
                 blocks.append(code)
     return blocks

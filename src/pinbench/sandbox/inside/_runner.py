@@ -778,6 +778,127 @@ def _called(focal, tracer, calls):
 # --------------------------------------------------------------------------- main
 
 
+NODE_RESULT_BYTES = 1 << 20
+_ANSI = None
+
+
+def _node_env():
+    env = dict(os.environ)
+    env.update(TZ="UTC", FORCE_COLOR="0", NODE_OPTIONS="")
+    return env
+
+
+def _run_node(argv, result_fd=None):
+    """Run a Node process of the harness (in this, confined, process's sandbox): its output
+    goes to ours; what it writes to its result descriptor (or, without one, its last stdout
+    line) comes back."""
+    import subprocess
+
+    if result_fd is None:
+        done = subprocess.run(argv, stdout=subprocess.PIPE, env=_node_env(), cwd=WORKDIR)
+        lines = done.stdout.decode("utf-8", "replace").strip().splitlines()
+        return done.returncode, (lines[-1] if lines else "")
+    read_end, write_end = os.pipe()
+    proc = subprocess.Popen(
+        argv + [str(write_end)], pass_fds=(write_end,), env=_node_env(), cwd=WORKDIR
+    )
+    os.close(write_end)
+    chunks, size = [], 0
+    while True:
+        chunk = os.read(read_end, 65536)
+        if not chunk:
+            break
+        if size < NODE_RESULT_BYTES:
+            chunks.append(chunk)
+        size += len(chunk)
+    os.close(read_end)
+    proc.wait()
+    return proc.returncode, b"".join(chunks)[:NODE_RESULT_BYTES].decode("utf-8", "replace")
+
+
+def _plain(text):
+    """A message without terminal colour codes (Jest's `expect` colours its diffs)."""
+    import re
+
+    global _ANSI
+    if _ANSI is None:
+        _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+    return _ANSI.sub("", text)
+
+
+def _run_jest(job, record):
+    """A Jest/Mocha/node:test-style module against a JavaScript or TypeScript program, on the
+    environment's Node: TypeScript is type-checked and transpiled first (on the harness's
+    Node), then `_pinbench_jest.js` runs the test in the program's process (forgeable: every
+    report lists such tests as graded in process)."""
+    env_root = job["env_root"]
+    _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # Node, of our uid, must not read our memory
+    modules = os.path.join(env_root, "node_modules")
+    if os.path.isdir(modules) and not os.path.lexists("/tmp/node_modules"):
+        os.symlink(modules, "/tmp/node_modules")  # found by every file under /tmp, ES modules too
+    node = os.path.join(env_root, "bin", "node")
+    program = os.path.join(CODEDIR, job["program_file"])
+    if program.endswith(".ts"):
+        out = os.path.join(WORKDIR, ".pinbench-ts", job["program_file"][: -len(".ts")] + ".js")
+        harness_node = os.path.join(env_root, "bin", "harness-node")
+        checker = os.path.join(CODEDIR, "_pinbench_tscheck.js")
+        code, line = _run_node([harness_node, checker, program, out])
+        try:
+            checked = json.loads(line)
+        except ValueError:
+            raise RuntimeError("the TypeScript check ended (status %s) without a result" % code)
+        if checked.get("missing"):
+            record.update(status="environment_error", message=checked["missing"])
+            return
+        if not checked.get("ok"):
+            diagnostics = [str(d) for d in checked.get("diagnostics") or []]
+            status = "syntax_error" if checked.get("syntax") else "failed"
+            record.update(status=status, exc_type="TypeScriptError")
+            record["message"] = "\n".join(diagnostics)[:2000]
+            return
+        program = out
+    test = os.path.join(CODEDIR, job["test_file"])
+    runner = os.path.join(CODEDIR, "_pinbench_jest.js")
+    code, text = _run_node([node, runner, program, test])
+    try:
+        result = json.loads(text)
+    except ValueError:
+        record.update(
+            status="failed",
+            exc_type="NoResult",
+            message="node ended (exit status %s) before the tests completed" % code,
+        )
+        return
+    _jest_record(result, record)
+
+
+def _jest_record(result, record):
+    load = result.get("load_error")
+    if isinstance(load, dict):
+        status = "syntax_error" if load.get("syntax") else "failed"
+        record.update(status=status, exc_type=str(load.get("type", "Error")))
+        record["message"] = _plain(str(load.get("message", "")))[:2000]
+        record["trace"] = _plain(str(load.get("stack", "")))[:4000]
+        return
+    counts = {}
+    for key in ("collected", "passed", "failed", "skipped"):
+        value = result.get(key, 0)
+        counts[key] = value if isinstance(value, int) and not isinstance(value, bool) else 0
+    record["tests"] = counts
+    failures = [f for f in result.get("failures") or [] if isinstance(f, dict)]
+    if counts["failed"] or failures:
+        first = failures[0] if failures else {}
+        record.update(status="failed", exc_type=str(first.get("type", "Error")))
+        record["message"] = _plain("%s: %s" % (first.get("test", "?"), first.get("message", "")))[
+            :2000
+        ]
+        record["trace"] = _plain(str(first.get("stack", "")))[:4000]
+    elif counts["passed"] == 0:
+        record.update(status="failed", exc_type="NoTests", message="the test module ran no test")
+    else:
+        record["status"] = "passed"
+
+
 def _probe(job, record):
     record["status"] = "passed"
     record["uid"] = os.getuid()
@@ -1230,6 +1351,7 @@ def run_job(job, in_server):
     mode = job["mode"]
     runners = {"script": _run_script, "pytest": _run_pytest, "repo": _run_repo, "probe": _probe}
     runners["build"] = _run_build
+    runners["jest"] = _run_jest
     runner = runners[mode]
     try:
         runner(job, record)

@@ -22,6 +22,7 @@ from pinbench.tasks.answers import (
     compiles,
     dedent,
     defines,
+    fenced_blocks,
     is_program,
     parse,
     parses,
@@ -31,7 +32,7 @@ from pinbench.tasks.answers import (
     unfenced,
 )
 from pinbench.tasks.generation.normalize import join_program
-from pinbench.tasks.generation.problem import Problem
+from pinbench.tasks.generation.problem import Language, Problem
 from pinbench.tasks.generation.templates import Style
 
 # Lines that only code has (used to tell a code fragment that does not parse from prose).
@@ -67,7 +68,35 @@ def extract_program(text: str, problem: Problem, style: Style = Style.INSTRUCT) 
         return ""
 
 
+# Fences a JavaScript or TypeScript answer may carry its program in ('' is untagged)
+_JS_LANGS = frozenset({"", "js", "javascript", "mjs", "cjs", "node", "nodejs", "jsx"})
+_TS_LANGS = frozenset({*_JS_LANGS, "ts", "typescript", "tsx"})
+_JS_NAME = re.compile(r"(?:function\s*\*?\s*|(?:const|let|var)\s+)([A-Za-z_$][\w$]*)")
+
+
+def _extract_node(text: str, problem: Problem, style: Style) -> str:
+    """A JavaScript/TypeScript answer: completions are appended to the starter; otherwise the
+    fenced block that defines the starter's first function (else the first block), else the
+    whole answer."""
+    starter = problem.starter_code.replace("\r\n", "\n")
+    if style is Style.COMPLETION:
+        return _finish(starter + text)
+    languages = _TS_LANGS if problem.language is Language.TYPESCRIPT else _JS_LANGS
+    blocks = fenced_blocks(text, languages)
+    if not blocks:
+        return _finish(text.strip("\n")) if text.strip() else ""
+    target = _JS_NAME.search(starter)
+    if target:
+        defining = re.compile(rf"(function\s*\*?\s*|(const|let|var)\s+){re.escape(target[1])}\b")
+        for code in blocks:
+            if defining.search(code):
+                return _finish(code)
+    return _finish(blocks[0])
+
+
 def _extract(text: str, problem: Problem, style: Style) -> str:
+    if problem.language is not Language.PYTHON:
+        return _extract_node(text, problem, style)
     starter = _Starter.of(problem.starter_code.replace("\r\n", "\n"))
     if style is Style.COMPLETION:
         return _completion(text, starter.text)

@@ -5,16 +5,42 @@ from __future__ import annotations
 import re
 from datetime import date
 from enum import StrEnum
+from typing import Any
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.version import InvalidVersion, Version
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from pinbench.core.env import EnvSpec
-from pinbench.core.tests import TestSpec
+from pinbench.core.tests import TestKind, TestSpec
+from pinbench.envs.node.builder import split_pin
 from pinbench.envs.python.spec import pinned_spec, requirement_pins
 
 _NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")  # PEP 508's distribution name
+_NPM_NAME = re.compile(r"(@[a-z0-9][\w.~-]*/)?[a-z0-9][\w.~-]*")  # npm's package name
+_SEMVER = re.compile(r"\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?")
+_NODE_VERSION = re.compile(r"\d+(\.\d+){0,2}")
+NODE_LIBRARY = "node"  # a problem about Node's own standard library: `version` is Node's
+# What the harness adds to every Node environment: Jest's `expect` (its API since Jest 23,
+# running on Node 10+), and for TypeScript programs the checker unless the problem pins one
+JS_HARNESS = ("expect@26.6.2",)
+TS_HARNESS = ("typescript@5.4.5",)
+
+
+class Language(StrEnum):
+    """The language a problem's program is written in (its tests are in the toolchain's)."""
+
+    PYTHON = "python"
+    JAVASCRIPT = "javascript"
+    TYPESCRIPT = "typescript"
+
+    @property
+    def toolchain(self) -> str:
+        return "python" if self is Language.PYTHON else "node"
+
+    @property
+    def fence(self) -> str:
+        return self.value
 
 
 class ChangeCategory(StrEnum):
@@ -61,20 +87,11 @@ class Contrast(BaseModel):
 
     version: str
     python_version: str | None = Field(default=None, description="default: the problem's")
+    node_version: str | None = Field(default=None, description="default: the problem's")
     extra_pins: tuple[str, ...] = Field(default=(), description="default: the problem's")
     solution: str | None = Field(
         default=None, description="a complete program solving the problem on this version"
     )
-
-    @field_validator("version")
-    @classmethod
-    def _version_is_a_version(cls, value: str) -> str:
-        return _version(value)
-
-    @field_validator("extra_pins")
-    @classmethod
-    def _pins_parse(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        return _pins(value)
 
 
 class Problem(BaseModel):
@@ -83,10 +100,16 @@ class Problem(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str
+    language: Language = Language.PYTHON
     library: str
     version: str
     python_version: str | None = Field(
         default=None, description="'3.9'-style; None lets the environment layer choose"
+    )
+    node_version: str | None = Field(
+        default=None,
+        description="JavaScript/TypeScript: the Node release ('18.20.4', or '18' for the newest "
+        "of a line); None: the machine's",
     )
     extra_pins: tuple[str, ...] = ()
     harness_pins: tuple[str, ...] = Field(
@@ -111,17 +134,46 @@ class Problem(BaseModel):
     contrast: Contrast | None = None
     origin: str = Field(default="", description="file:line the problem was read from")
 
-    @field_validator("library")
+    @model_validator(mode="before")
     @classmethod
-    def _library_is_a_name(cls, value: str) -> str:
-        if not _NAME.fullmatch(value):
-            raise ValueError(f"library {value!r} is not a distribution name")
-        return value
+    def _typescript_tests(cls, data: Any) -> Any:
+        """A TypeScript problem's tests meet a `.ts` program (type-checked, then run)."""
+        if not isinstance(data, dict) or data.get("language") != Language.TYPESCRIPT.value:
+            return data
+        data = dict(data)
+        for key in ("visible_test", "hidden_test"):
+            data[key] = _with_suffix(data.get(key))
+        if isinstance(data.get("extra_tests"), dict):
+            data["extra_tests"] = {k: _with_suffix(v) for k, v in data["extra_tests"].items()}
+        return data
 
-    @field_validator("version")
-    @classmethod
-    def _version_is_a_version(cls, value: str) -> str:
-        return _version(value)
+    @model_validator(mode="after")
+    def _names_and_versions(self) -> Problem:
+        """PyPI names and PEP 440 versions for Python; npm names, semver versions and
+        `name@version` pins for JavaScript and TypeScript (the contrast's too)."""
+        if self.language is Language.PYTHON:
+            _check_python(self.library, self.version, (*self.extra_pins, *self.harness_pins))
+            if self.node_version is not None:
+                raise ValueError("node_version is for JavaScript and TypeScript problems")
+            if self.contrast is not None:
+                _check_python(self.library, self.contrast.version, self.contrast.extra_pins)
+            return self
+        _check_npm(self.library, self.version, (*self.extra_pins, *self.harness_pins))
+        if self.python_version is not None:
+            raise ValueError(f"python_version is for Python problems, not {self.language}")
+        for text in (self.node_version, self.contrast.node_version if self.contrast else None):
+            if text is not None and not _NODE_VERSION.fullmatch(text):
+                raise ValueError(f"node_version {text!r} is not like '18.20.4' or '18'")
+        if self.library == NODE_LIBRARY and self.node_version not in (None, self.version):
+            raise ValueError(
+                "a problem about Node itself runs on its `version`: node_version differs"
+            )
+        tests = (self.visible_test, self.hidden_test, *self.extra_tests.values())
+        if any(t is not None and t.kind is not TestKind.JEST for t in tests):
+            raise ValueError(f"{self.language} problems' tests are of kind 'jest'")
+        if self.contrast is not None:
+            _check_npm(self.library, self.contrast.version, self.contrast.extra_pins)
+        return self
 
     @field_validator("python_version")
     @classmethod
@@ -129,11 +181,6 @@ class Problem(BaseModel):
         if value is not None and not re.fullmatch(r"\d+\.\d+(\.\d+)?", value):
             raise ValueError(f"python_version {value!r} is not like '3.9'")
         return value
-
-    @field_validator("extra_pins", "harness_pins")
-    @classmethod
-    def _pins_parse(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        return _pins(value)
 
     @field_validator("release_date")
     @classmethod
@@ -143,21 +190,78 @@ class Problem(BaseModel):
         return value
 
     @property
+    def toolchain_version(self) -> str | None:
+        """The Python or Node version the program runs on (None: the environment chooses)."""
+        if self.language is Language.PYTHON:
+            return self.python_version
+        return self.version if self.library == NODE_LIBRARY else self.node_version
+
+    @property
     def direct_references(self) -> list[str]:
         """Requirements that name a file, URL or repository rather than an index release:
         building them would run dataset content on the host (refused unless allowed)."""
+        if self.language is not Language.PYTHON:
+            return []  # npm pins are `name@version` of the registry: checked at load
         contrast = self.contrast.extra_pins if self.contrast else ()
         pins = (*self.extra_pins, *self.harness_pins, *contrast)
         return [pin for pin in pins if Requirement(pin).url is not None]
 
     @property
     def pins(self) -> tuple[str, ...]:
-        """Every requirement of the problem: the library pin first, then the extra pins."""
-        return requirement_pins(self.library, self.version, self.extra_pins)
+        """Every requirement of the problem: the library pin first, then the extra pins (for
+        Node's own standard library, the Node release, then the extra pins)."""
+        if self.language is Language.PYTHON:
+            return requirement_pins(self.library, self.version, self.extra_pins)
+        if self.library == NODE_LIBRARY:
+            return (f"node@{self.version}", *self.extra_pins)
+        others = tuple(p for p in self.extra_pins if split_pin(p)[0] != self.library)
+        return (f"{self.library}@{self.version}", *others)
+
+    @property
+    def packages(self) -> tuple[str, ...]:
+        """What the environment installs: the pins, less Node itself."""
+        if self.language is not Language.PYTHON and self.library == NODE_LIBRARY:
+            return self.pins[1:]
+        return self.pins
+
+
+def _with_suffix(test: Any) -> Any:
+    if isinstance(test, TestSpec):
+        return test.model_copy(update={"program_suffix": ".ts"})
+    if isinstance(test, dict):
+        return {**test, "program_suffix": ".ts"}
+    return test
+
+
+def _check_python(library: str, version: str, pins: tuple[str, ...]) -> None:
+    if not _NAME.fullmatch(library):
+        raise ValueError(f"library {library!r} is not a distribution name")
+    _version(version)
+    _pins(pins)
+
+
+def _check_npm(library: str, version: str, pins: tuple[str, ...]) -> None:
+    if library != NODE_LIBRARY and not _NPM_NAME.fullmatch(library):
+        raise ValueError(f"library {library!r} is not an npm package name")
+    pattern = _NODE_VERSION if library == NODE_LIBRARY else _SEMVER
+    if not pattern.fullmatch(version):
+        raise ValueError(f"version {version!r} is not an exact version like '1.2.3'")
+    for pin in pins:
+        split_pin(pin)  # ValueError: not like 'name@1.2.3'
 
 
 def env_spec_for(problem: Problem, as_of: date | None = None) -> EnvSpec:
     """The environment a problem needs; `as_of` comes from the pins' upload dates when known."""
+    if problem.language is not Language.PYTHON:
+        pinned = {split_pin(p)[0] for p in problem.packages}
+        harness = (*JS_HARNESS, *(TS_HARNESS if problem.language is Language.TYPESCRIPT else ()))
+        return EnvSpec(
+            toolchain="node",
+            version=problem.toolchain_version,
+            pins=problem.packages,
+            extras=tuple(p for p in harness if split_pin(p)[0] not in pinned),
+            as_of=as_of,
+        )
     return pinned_spec(
         problem.pins,
         problem.python_version,

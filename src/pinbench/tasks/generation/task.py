@@ -34,7 +34,7 @@ def meta_of(problem: Problem) -> ItemMeta:
         id=problem.id,
         library=problem.library,
         version=problem.version,
-        toolchain_version=problem.python_version,
+        toolchain_version=problem.toolchain_version,
         release_date=problem.release_date,
         change=problem.change.category.value,
         problem=problem.problem,
@@ -76,4 +76,4 @@ class GenerationTask(BaseTask):
 
     def reference_answer(self, item: Item[Problem]) -> str:
         # Fenced like a model's answer, so the same extraction path is exercised.
-        return f"```python\n{item.payload.solution}\n```"
+        return f"```{item.payload.language.fence}\n{item.payload.solution}\n```"

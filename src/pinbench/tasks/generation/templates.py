@@ -19,7 +19,7 @@ from string import Template
 
 from pinbench.models.base import Message, Mode, Request, Sampling
 from pinbench.tasks.base import Feedback
-from pinbench.tasks.generation.problem import Problem
+from pinbench.tasks.generation.problem import Language, Problem
 
 
 class Style(StrEnum):
@@ -41,30 +41,30 @@ class Style(StrEnum):
 COMPLETION_STOP: tuple[str, ...] = ("\n```", "\nif __name__", "\nprint(", "\nassert ")
 
 SYSTEM_TEMPLATE = Template(
-    "You are an expert Python programmer. The code you write must work with exactly "
+    "You are an expert $language programmer. The code you write must work with exactly "
     "$requirement$python_clause: use only APIs that exist in that version, with the behaviour "
     "they have there, even where later or earlier versions differ. Answer with the complete "
-    "program in ONE fenced ```python code block."
+    "program in ONE fenced ```$fence_lang code block."
 )
 DOCS_TEMPLATE = Template(
     "Documentation for $requirement (reference material; the task follows it):\n"
     "<documentation>\n$docs\n</documentation>\n\n"
 )
-TASK_TEMPLATE = Template("Task:\n$statement\n\nInstalled packages:\n$pins$python\n")
+TASK_TEMPLATE = Template("Task:\n$statement\n\nInstalled packages:\n$pins$runtime\n")
 STARTER_TEMPLATE = Template(
     "Complete this starter code, keeping its imports, function names and signatures:\n"
-    "${fence}python\n$starter\n$fence\n\n"
+    "${fence}$fence_lang\n$starter\n$fence\n\n"
 )
 NO_STARTER = "Write the program from scratch.\n\n"
-ANSWER_INSTRUCTION = (
-    "Reply with only the complete program (starter code included) in one fenced ```python "
+ANSWER_INSTRUCTION = Template(
+    "Reply with only the complete program (starter code included) in one fenced ```$fence_lang "
     "block, with no explanation before or after it."
 )
 COT_TEMPLATE = Template(
     "Before writing any code, think step by step about which APIs of $requirement exist in "
     "that version and how they behave there (what was added, renamed, deprecated or removed "
     "around it), and write that reasoning out. Then give the final complete program (starter "
-    "code included) in one fenced ```python block, and no other code block."
+    "code included) in one fenced ```$fence_lang block, and no other code block."
 )
 FEEDBACK_TEMPLATE = Template(
     "Your program failed the visible test. The end of its output:\n"
@@ -73,13 +73,13 @@ FEEDBACK_TEMPLATE = Template(
 )
 NO_OUTPUT = "(no output)"
 
-COMPLETION_HEADER_TEMPLATE = Template("$statement\n#\n# Requires: $pins\n$python")
+COMPLETION_HEADER_TEMPLATE = Template("$statement\n$c\n$c Requires: $pins\n$runtime")
 COMPLETION_DOCS_TEMPLATE = Template(
-    "# Documentation for $requirement:\n$docs\n# End of documentation.\n#\n"
+    "$c Documentation for $requirement:\n$docs\n$c End of documentation.\n$c\n"
 )
 COMPLETION_FEEDBACK_TEMPLATE = Template(
-    "#\n# A previous attempt, which failed:\n$program\n#\n"
-    "# Its output on the visible test:\n$error\n#\n# A corrected program:\n"
+    "$c\n$c A previous attempt, which failed:\n$program\n$c\n"
+    "$c Its output on the visible test:\n$error\n$c\n$c A corrected program:\n"
 )
 
 
@@ -137,7 +137,8 @@ def _instruct_messages(
         return (system, task)
     fence = _fence_for(feedback.program)
     program = feedback.program.rstrip()
-    previous = Message(role="assistant", content=f"{fence}python\n{program}\n{fence}")
+    lang = problem.language.fence
+    previous = Message(role="assistant", content=f"{fence}{lang}\n{program}\n{fence}")
     error = feedback.error.strip("\n") or NO_OUTPUT
     repair = FEEDBACK_TEMPLATE.substitute(
         _pin_fields(problem), fence=_fence_for(error), error=error
@@ -152,19 +153,22 @@ def _task_text(problem: Problem, docs: bool) -> str:
     if docs and problem.docs.strip():
         parts.append(DOCS_TEMPLATE.substitute(_pin_fields(problem), docs=problem.docs.strip()))
     pins = "".join(f"- {pin}\n" for pin in problem.pins)
-    python = f"Python version: {problem.python_version}\n" if problem.python_version else ""
+    version = problem.toolchain_version
+    runtime = f"{_RUNTIME[problem.language]} version: {version}\n" if version else ""
     statement = problem.problem.strip()
-    parts.append(TASK_TEMPLATE.substitute(statement=statement, pins=pins, python=python))
+    parts.append(TASK_TEMPLATE.substitute(statement=statement, pins=pins, runtime=runtime))
     if problem.starter_code.strip():
         starter = problem.starter_code.rstrip()
-        parts.append(STARTER_TEMPLATE.substitute(fence=_fence_for(starter), starter=starter))
+        fence, lang = _fence_for(starter), problem.language.fence
+        parts.append(STARTER_TEMPLATE.substitute(fence=fence, fence_lang=lang, starter=starter))
     else:
         parts.append(NO_STARTER)
     return "".join(parts)
 
 
 def _closing_instruction(problem: Problem, cot: bool) -> str:
-    return COT_TEMPLATE.substitute(_pin_fields(problem)) if cot else ANSWER_INSTRUCTION
+    fields = _pin_fields(problem)
+    return COT_TEMPLATE.substitute(fields) if cot else ANSWER_INSTRUCTION.substitute(fields)
 
 
 def _completion_prompt(problem: Problem, *, docs: bool, feedback: Feedback | None) -> str:
@@ -172,19 +176,24 @@ def _completion_prompt(problem: Problem, *, docs: bool, feedback: Feedback | Non
     that a base model's continuation is the rest of the program. A repair round shows the failed
     program and its error as comments before the starter."""
     parts = []
+    c = _COMMENT[problem.language]
     if docs and problem.docs.strip():
-        commented = _comment(problem.docs.strip())
+        commented = _comment(problem.docs.strip(), c)
         parts.append(COMPLETION_DOCS_TEMPLATE.substitute(_pin_fields(problem), docs=commented))
-    python = f"# Python {problem.python_version}\n" if problem.python_version else ""
+    version = problem.toolchain_version
+    runtime = f"{c} {_RUNTIME[problem.language]} {version}\n" if version else ""
     header = COMPLETION_HEADER_TEMPLATE.substitute(
-        statement=_comment(problem.problem.strip()), pins=", ".join(problem.pins), python=python
+        statement=_comment(problem.problem.strip(), c),
+        pins=", ".join(problem.pins),
+        runtime=runtime,
+        c=c,
     )
     parts.append(header)
     if feedback is not None:
         error = feedback.error.strip("\n") or NO_OUTPUT
         parts.append(
             COMPLETION_FEEDBACK_TEMPLATE.substitute(
-                program=_comment(feedback.program.rstrip()), error=_comment(error)
+                program=_comment(feedback.program.rstrip(), c), error=_comment(error, c), c=c
             )
         )
     parts.append("\n")
@@ -192,15 +201,32 @@ def _completion_prompt(problem: Problem, *, docs: bool, feedback: Feedback | Non
     return "".join(parts)
 
 
+_RUNTIME = {Language.PYTHON: "Python", Language.JAVASCRIPT: "Node", Language.TYPESCRIPT: "Node"}
+_NAMES = {
+    Language.PYTHON: "Python",
+    Language.JAVASCRIPT: "JavaScript (Node.js)",
+    Language.TYPESCRIPT: "TypeScript (Node.js)",
+}
+_COMMENT = {Language.PYTHON: "#", Language.JAVASCRIPT: "//", Language.TYPESCRIPT: "//"}
+
+
 def _pin_fields(problem: Problem) -> dict[str, str]:
-    """`requirement` (the library's own pin) and `python_clause` (' and Python X.Y' or '')."""
-    python = f" and Python {problem.python_version}" if problem.python_version else ""
-    return {"requirement": problem.pins[0], "python_clause": python}
+    """`requirement` (the library's own pin), `python_clause` (' and Python X.Y', ' and Node
+    X.Y.Z' or ''), the language's name and its fence's tag."""
+    version = problem.toolchain_version
+    clause = f" and {_RUNTIME[problem.language]} {version}" if version else ""
+    return {
+        "requirement": problem.pins[0],
+        "python_clause": clause,
+        "language": _NAMES[problem.language],
+        "fence_lang": problem.language.fence,
+    }
 
 
-def _comment(text: str) -> str:
-    """`text` as Python comment lines (blank lines become a bare '#')."""
-    return "\n".join(f"# {line}".rstrip() for line in text.replace("\r\n", "\n").split("\n"))
+def _comment(text: str, prefix: str = "#") -> str:
+    """`text` as comment lines (blank lines become a bare comment marker)."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    return "\n".join(f"{prefix} {line}".rstrip() for line in lines)
 
 
 @functools.lru_cache(maxsize=256)  # the same starter is fenced for every sample

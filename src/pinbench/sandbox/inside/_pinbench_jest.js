@@ -1,0 +1,329 @@
+'use strict';
+// pinbench's runner of Jest-, Mocha- and node:test-style test modules, in the sandbox, on the
+// program's own Node (12 and later: no syntax newer than ES2019 here).
+//
+//   node _pinbench_jest.js PROGRAM TEST RESULT_FD
+//
+// Loads the program (CommonJS by require, an ES module by import()), makes `require('./<name>')`
+// in the test return it, gives the test `describe`/`test`/`it`, the hooks (Jest's and Mocha's
+// names) and Jest's `expect` (the environment's), runs every test in order and writes one JSON
+// result to RESULT_FD. The test runs in the program's process: this verdict is forgeable, and
+// pinbench reports it so.
+const fs = require('fs');
+const path = require('path');
+const Module = require('module');
+const url = require('url');
+const vm = require('vm');
+
+const argv = process.argv.slice(2);
+const programPath = argv[0];
+const testPath = argv[1];
+const resultFd = Number(argv[2]);
+const TEST_TIMEOUT_MS = 10000;
+const writeSync = fs.writeSync;
+const stringify = JSON.stringify;
+const exit = process.exit.bind(process);
+
+let reported = false;
+function report(result) {
+  if (reported) return;
+  reported = true;
+  try {
+    writeSync(resultFd, stringify(result));
+  } catch (e) {
+    // the runner sees no result: a failure
+  }
+  exit(0);
+}
+
+function errorInfo(err) {
+  if (err instanceof Error || (err && typeof err === 'object' && 'message' in err)) {
+    return {
+      type: String(err.name || (err.constructor && err.constructor.name) || 'Error'),
+      message: String(err.message).slice(0, 4000),
+      stack: String(err.stack || '').slice(0, 4000),
+    };
+  }
+  return { type: 'thrown', message: String(err).slice(0, 4000), stack: '' };
+}
+
+function suite(name, parent) {
+  return {
+    name: name, parent: parent, children: [],
+    beforeAll: [], afterAll: [], beforeEach: [], afterEach: [],
+    skip: false, only: false,
+  };
+}
+const root = suite('', null);
+let current = root;
+let anyOnly = false;
+
+function fullName(node) {
+  const names = [];
+  for (let s = node; s; s = s.parent) if (s.name) names.unshift(s.name);
+  return names.join(' > ');
+}
+
+function describe(name, fn, flags) {
+  const s = suite(String(name), current);
+  Object.assign(s, flags || {});
+  if (s.only) anyOnly = true;
+  current.children.push({ suite: s });
+  const outer = current;
+  current = s;
+  try {
+    if (typeof fn === 'function') fn.call({});
+  } finally {
+    current = outer;
+  }
+}
+function addTest(name, fn, timeout, flags) {
+  const t = Object.assign(
+    { name: String(name), fn: fn, timeout: timeout, parent: current, skip: false, only: false },
+    flags || {}
+  );
+  if (typeof fn !== 'function') t.skip = true; // a todo
+  if (t.only) anyOnly = true;
+  current.children.push({ test: t });
+}
+function test(name, fn, timeout) { addTest(name, fn, timeout); }
+test.skip = function (name, fn) { addTest(name, fn, 0, { skip: true }); };
+test.only = function (name, fn, timeout) { addTest(name, fn, timeout, { only: true }); };
+test.todo = function (name) { addTest(name, undefined, 0, { skip: true }); };
+describe.skip = function (name, fn) { describe(name, fn, { skip: true }); };
+describe.only = function (name, fn) { describe(name, fn, { only: true }); };
+
+function format(title, args) {
+  let i = 0;
+  const text = String(title).replace(/%[sdifjpo#%]/g, function (m) {
+    if (m === '%%') return '%';
+    if (m === '%#') return String(i);
+    const v = args[i++];
+    return m === '%j' || m === '%p' || m === '%o' ? stringify(v) : String(v);
+  });
+  return text;
+}
+function each(register) {
+  return function (table) {
+    return function (title, fn, timeout) {
+      table.forEach(function (row, index) {
+        const args = Array.isArray(row) ? row : [row];
+        const name = format(String(title).replace(/%#/g, String(index)), args);
+        register(name, function () { return fn.apply(this, args); }, timeout);
+      });
+    };
+  };
+}
+test.each = each(test);
+describe.each = each(function (name, fn) { describe(name, fn); });
+
+function hook(kind) {
+  return function (fn) { current[kind].push(fn); };
+}
+
+// A hook or test: a returned promise is awaited; one declaring a parameter (and returning no
+// promise) gets Mocha's/Jest's `done` callback, which also carries node:test's context methods.
+function invoke(fn, timeout, label) {
+  return new Promise(function (resolve, reject) {
+    let settled = false;
+    const limit = timeout > 0 ? timeout : TEST_TIMEOUT_MS;
+    const timer = setTimeout(function () {
+      finish(new Error(label + ' did not finish within ' + limit + ' ms'));
+    }, limit);
+    function finish(err) {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (err) reject(err); else resolve();
+    }
+    const done = function (err) { finish(err || null); };
+    done.fail = function (err) { finish(err instanceof Error ? err : new Error(String(err))); };
+    done.skip = function () {};
+    done.todo = function () {};
+    done.diagnostic = function () {};
+    let value;
+    try {
+      value = fn.call({}, done);
+    } catch (err) {
+      finish(err);
+      return;
+    }
+    if (value && typeof value.then === 'function') {
+      value.then(function () { finish(null); }, function (err) {
+        finish(err === undefined || err === null ? new Error('rejected with ' + err) : err);
+      });
+    } else if (fn.length === 0) {
+      finish(null);
+    }
+  });
+}
+
+function selected(node) {
+  for (let s = node.parent; s; s = s.parent) if (s.only) return true;
+  return node.only;
+}
+function skipped(node) {
+  for (let s = node.parent; s; s = s.parent) if (s.skip) return true;
+  return node.skip;
+}
+function eachHooks(s, kind) {
+  const chain = [];
+  for (let x = s; x; x = x.parent) chain.unshift(x);
+  const hooks = [];
+  chain.forEach(function (x) { hooks.push.apply(hooks, x[kind]); });
+  return kind === 'afterEach' ? hooks.reverse() : hooks;
+}
+
+const result = { collected: 0, passed: 0, failed: 0, skipped: 0, failures: [] };
+
+async function runSuite(s) {
+  let setup = null;
+  for (const fn of s.beforeAll) {
+    try {
+      await invoke(fn, 0, 'beforeAll hook');
+    } catch (err) {
+      setup = err;
+      break;
+    }
+  }
+  for (const child of s.children) {
+    if (child.suite) {
+      if (setup) continue;
+      await runSuite(child.suite);
+      continue;
+    }
+    const t = child.test;
+    result.collected++;
+    if (skipped(t) || (anyOnly && !selected(t))) {
+      result.skipped++;
+      continue;
+    }
+    let failure = setup;
+    if (!failure) {
+      try {
+        for (const fn of eachHooks(s, 'beforeEach')) await invoke(fn, 0, 'beforeEach hook');
+        await invoke(t.fn, t.timeout, 'test "' + t.name + '"');
+      } catch (err) {
+        failure = err;
+      }
+      for (const fn of eachHooks(s, 'afterEach')) {
+        try {
+          await invoke(fn, 0, 'afterEach hook');
+        } catch (err) {
+          failure = failure || err;
+        }
+      }
+    }
+    if (failure) {
+      result.failed++;
+      const info = errorInfo(failure);
+      info.test = fullName(t.parent) ? fullName(t.parent) + ' > ' + t.name : t.name;
+      if (result.failures.length < 20) result.failures.push(info);
+    } else {
+      result.passed++;
+    }
+  }
+  for (const fn of s.afterAll) {
+    try {
+      await invoke(fn, 0, 'afterAll hook');
+    } catch (err) {
+      result.failed++;
+      const info = errorInfo(err);
+      info.test = 'afterAll hook';
+      result.failures.push(info);
+    }
+  }
+}
+
+const nodeTest = {
+  test: test, it: test, describe: describe, suite: describe,
+  before: hook('beforeAll'), after: hook('afterAll'),
+  beforeEach: hook('beforeEach'), afterEach: hook('afterEach'),
+};
+nodeTest.default = test;
+
+function expectFunction() {
+  try {
+    const loaded = require(require.resolve('expect', { paths: [path.dirname(testPath)] }));
+    return typeof loaded === 'function' ? loaded : loaded.expect;
+  } catch (err) {
+    return undefined;
+  }
+}
+
+// A CommonJS program that does not compile is a syntax error (not a failure of its test).
+function syntaxError(source) {
+  try {
+    new vm.Script(Module.wrap(source.replace(/^#!.*/, '')), { filename: programPath });
+    return null;
+  } catch (err) {
+    return err instanceof SyntaxError ? err : null;
+  }
+}
+
+async function main() {
+  process.on('unhandledRejection', function () {}); // a test's own failure, seen when awaited
+  let program;
+  const source = programPath.endsWith('.mjs') ? null : fs.readFileSync(programPath, 'utf8');
+  const invalid = source === null ? null : syntaxError(source);
+  if (invalid) {
+    report({ load_error: Object.assign(errorInfo(invalid), { syntax: true }) });
+    return;
+  }
+  try {
+    program = programPath.endsWith('.mjs')
+      ? await import(url.pathToFileURL(programPath).href)
+      : require(programPath);
+  } catch (err) {
+    const info = errorInfo(err);
+    info.syntax = programPath.endsWith('.mjs') && err instanceof SyntaxError;
+    report({ load_error: info });
+    return;
+  }
+  const testDir = path.dirname(testPath);
+  const programName = path.basename(programPath).replace(/\.[^.]+$/, '');
+  const resolve = Module._resolveFilename;
+  Module._resolveFilename = function (request, parent) {
+    const bare = request.replace(/\.(js|mjs|cjs|ts)$/, '');
+    if (bare === './' + programName && parent && path.dirname(parent.filename || '') === testDir) {
+      return programPath;
+    }
+    if (request === 'node:test' || request === 'test') return 'pinbench:node-test';
+    return resolve.apply(this, arguments);
+  };
+  if (programPath.endsWith('.mjs') || !require.cache[programPath]) {
+    const m = new Module(programPath);
+    m.exports = program;
+    m.loaded = true;
+    require.cache[programPath] = m;
+  }
+  const shim = new Module('pinbench:node-test');
+  shim.exports = nodeTest;
+  shim.loaded = true;
+  require.cache['pinbench:node-test'] = shim;
+
+  const expect = expectFunction();
+  Object.assign(global, {
+    describe: describe, context: describe, test: test, it: test,
+    xit: test.skip, xtest: test.skip, xdescribe: describe.skip,
+    fit: test.only, fdescribe: describe.only,
+    beforeAll: hook('beforeAll'), afterAll: hook('afterAll'),
+    before: hook('beforeAll'), after: hook('afterAll'),
+    beforeEach: hook('beforeEach'), afterEach: hook('afterEach'),
+  });
+  if (expect) global.expect = expect;
+  try {
+    require(testPath);
+  } catch (err) {
+    const info = errorInfo(err);
+    info.test = '(loading the test)';
+    report({ collected: 0, passed: 0, failed: 1, skipped: 0, failures: [info], test_error: true });
+    return;
+  }
+  await runSuite(root);
+  report(result);
+}
+
+main().then(null, function (err) {
+  report({ collected: 0, passed: 0, failed: 1, skipped: 0, failures: [errorInfo(err)] });
+});
