@@ -18,18 +18,19 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from pinbench.core.env import EnvError, EnvSpec
-from pinbench.core.env import Environment as AnyEnvironment
+from pinbench.core.env import EnvError, Environment, EnvSpec
 from pinbench.core.outcome import Execution, Grading, Limits, Status
 from pinbench.core.tests import TestKind, TestSpec
 from pinbench.core.version import VERSION
-from pinbench.envs.python.builder import Environment, ensure
+from pinbench.envs import ensure
+from pinbench.envs.node.builder import NodeEnvironment, split_pin
+from pinbench.envs.python.builder import Environment as PythonEnvironment
 from pinbench.envs.python.imports import pinned_modules, primary_modules
 from pinbench.execution.local import ExecutionService
 from pinbench.execution.timeouts import Calibration, retry_at_cap
 from pinbench.sandbox.grade import TRUSTED, current_grading
 from pinbench.sandbox.isolation import Isolation
-from pinbench.tasks.generation.problem import Problem, env_spec_for
+from pinbench.tasks.generation.problem import Language, Problem, env_spec_for
 from pinbench.tasks.generation.task import item_of
 
 
@@ -72,6 +73,7 @@ class ProblemReport(BaseModel):
     checks: dict[str, Check] = Field(default_factory=dict)
     env_key: str | None = None
     python: str | None = None
+    node: str | None = Field(default=None, description="JavaScript/TypeScript: the Node release")
     interpreter: str | None = None
     substitution: str | None = None
     isolation: str = ""
@@ -118,6 +120,20 @@ def _parses(code: str) -> bool:
     return True
 
 
+def _starter_check(problem: Problem) -> Check:
+    """Python starters must compile (or prefix the reference); a JavaScript or TypeScript
+    starter (parsed by Node only when a program runs) must be the reference's own lines."""
+    if problem.language is Language.PYTHON:
+        return starter_compiles(problem.starter_code, problem.solution)
+    reference = {line.strip() for line in problem.solution.splitlines()}
+    missing = [ln for ln in problem.starter_code.splitlines() if ln.strip() not in reference]
+    if missing:
+        return Check(
+            status=Status.FAILED, detail=f"starter line not in the reference: {missing[0][:80]}"
+        )
+    return Check(status=Status.PASSED, detail="every starter line is in the reference")
+
+
 def _with_placeholder_body(starter: str) -> str:
     lines = starter.rstrip().splitlines() or [""]
     last = lines[-1]
@@ -125,7 +141,7 @@ def _with_placeholder_body(starter: str) -> str:
     return starter.rstrip() + "\n" + indent + "    pass\n"
 
 
-def preload_for(env: AnyEnvironment, problem: Problem) -> tuple[str, ...]:
+def preload_for(env: Environment, problem: Problem) -> tuple[str, ...]:
     """What a warm server for this problem should import: its environment's own modules and
     what its tests' runner needs (pytest for pytest modules and repositories' suites)."""
     return tuple(dict.fromkeys((*env.preload(), *item_of(problem).preload)))
@@ -135,7 +151,11 @@ def _import_check(
     service: ExecutionService, env: Environment, problem: Problem, limits: Limits
 ) -> Check:
     """Every pinned distribution imports: its primary module must, its other top-level modules
-    (a wheel's extras such as torch's caffe2) are tried and may fail."""
+    (a wheel's extras such as torch's caffe2) are tried and may fail. Every pinned npm package
+    loads (`require`, else `import()` for an ES-module-only one)."""
+    if isinstance(env, NodeEnvironment):
+        return _require_check(service, env, limits)
+    assert isinstance(env, PythonEnvironment)
     pins = env.resolution.spec.pins
     primary = [m for pin in pins for m in primary_modules(env.path, pin)]
     if not primary:
@@ -149,6 +169,30 @@ def _import_check(
     if result.status is Status.FAILED:  # a pinned library that does not import is the env's fault
         check.status = Status.ENVIRONMENT_ERROR
     return check.model_copy(update={"detail": check.detail or ", ".join(primary)})
+
+
+def _require_check(service: ExecutionService, env: NodeEnvironment, limits: Limits) -> Check:
+    names = [split_pin(pin)[0] for pin in env.spec.pins]
+    if not names:
+        return Check(status=Status.PASSED, detail="no packages: Node's standard library")
+    code = (
+        "const load = async (name) => {\n"
+        "  try { require(name); } catch (err) {\n"
+        "    if (!['ERR_REQUIRE_ESM', 'ERR_PACKAGE_PATH_NOT_EXPORTED', 'MODULE_NOT_FOUND']"
+        ".includes(err.code)) throw err;\n"
+        "    await import(name);\n"
+        "  }\n"
+        "};\n"
+        f"test('the pinned packages load', async () => {{\n"
+        f"  for (const name of {names!r}) await load(name);\n"
+        "});\n"
+    )
+    test = TestSpec(kind=TestKind.JEST, code=code, module="solution")
+    result = service.run(env, "", test, limits, ())
+    check = Check.of(result)
+    if result.status is Status.FAILED:  # a pinned package that does not load is the env's fault
+        check.status = Status.ENVIRONMENT_ERROR
+    return check.model_copy(update={"detail": check.detail or ", ".join(names)})
 
 
 CONTRAST_CHECKS = (
@@ -229,7 +273,8 @@ def check_problem(
     Under trusted grading, a reference that fails one of its tests out of process and passes
     them all in one makes the problem graded in-process (as `run` decides it too)."""
     report = _base_report(problem, env)
-    report.checks["starter_compiles"] = starter_compiles(problem.starter_code, problem.solution)
+    report.in_process = problem.hidden_test.in_process  # JavaScript's, today
+    report.checks["starter_compiles"] = _starter_check(problem)
     preload = preload_for(env, problem)
     report.checks["imports"] = _import_check(service, env, problem, cap)
     hidden, checks = _reference_tests(service, env, problem, cap, preload)
@@ -299,7 +344,10 @@ def _base_report(problem: Problem, env: Environment | None) -> ProblemReport:
     report = ProblemReport(
         id=problem.id, library=problem.library, version=problem.version, verdict=Verdict.UNVERIFIED
     )
-    if env is not None:
+    if isinstance(env, NodeEnvironment):
+        report.env_key, report.node = env.key, env.resolution.node
+        report.interpreter = str(env.node)
+    elif isinstance(env, PythonEnvironment):
         interp = env.resolution.interpreter
         report.env_key = env.key
         report.python = ".".join(map(str, interp.version))
@@ -318,7 +366,7 @@ def _env_error_check(error: Exception) -> Check:
 def _env_failure(problem: Problem, error: Exception) -> ProblemReport:
     report = _base_report(problem, None)
     report.checks["environment"] = _env_error_check(error)
-    report.checks["starter_compiles"] = starter_compiles(problem.starter_code, problem.solution)
+    report.checks["starter_compiles"] = _starter_check(problem)
     return report
 
 

@@ -151,7 +151,12 @@ DirectOpt = Annotated[
     ),
 ]
 SplitOpt = Annotated[
-    str, typer.Option("--split", help=f"Subset by tags: {', '.join(SPLITS)} (no heavy problems).")
+    str,
+    typer.Option(
+        "--split",
+        help=f"Subset: {', '.join(SPLITS)}. default/quick: Python (no heavy problems); "
+        "js/js-quick: JavaScript and TypeScript; full: everything.",
+    ),
 ]
 
 
@@ -164,9 +169,12 @@ def detect_or_exit(dataset: Path) -> str:
 
 def split_or_exit(problems: list[Problem], split: str) -> list[Problem]:
     try:
-        return select_split(problems, split)
+        chosen = select_split(problems, split)
     except ValueError as exc:
         fail(str(exc))
+    if not chosen and split in ("default", "quick") and problems:
+        fail(f"split {split!r} holds the Python problems and there are none: try --split js")
+    return chosen
 
 
 def load_or_exit(

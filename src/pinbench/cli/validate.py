@@ -149,7 +149,7 @@ _STYLE = {
 
 def _print_reports(reports: list[ProblemReport]) -> None:
     table = Table(title="validation", show_lines=False)
-    for column in ("problem", "pin", "python", "verdict", "detail"):
+    for column in ("problem", "pin", "runtime", "verdict", "detail"):
         table.add_column(column, overflow="fold")
     for report in reports:
         details = [f"{name}: {report.checks[name].detail}" for name in report.failing]
@@ -159,8 +159,10 @@ def _print_reports(reports: list[ProblemReport]) -> None:
             details.append(report.substitution)
         table.add_row(
             report.id,
-            f"{report.library}=={report.version}",
-            report.python or "-",
+            f"{report.library}@{report.version}"
+            if report.node
+            else f"{report.library}=={report.version}",
+            f"node {report.node}" if report.node else (report.python or "-"),
             Text(report.verdict.value, _STYLE[report.verdict]),
             "; ".join(details)[:300],
         )

@@ -788,13 +788,13 @@ def _node_env():
     return env
 
 
-def _run_node(argv, result_fd=None):
+def _run_node(argv, result_fd=False):
     """Run a Node process of the harness (in this, confined, process's sandbox): its output
     goes to ours; what it writes to its result descriptor (or, without one, its last stdout
     line) comes back."""
     import subprocess
 
-    if result_fd is None:
+    if not result_fd:
         done = subprocess.run(argv, stdout=subprocess.PIPE, env=_node_env(), cwd=WORKDIR)
         lines = done.stdout.decode("utf-8", "replace").strip().splitlines()
         return done.returncode, (lines[-1] if lines else "")
@@ -859,7 +859,7 @@ def _run_jest(job, record):
         program = out
     test = os.path.join(CODEDIR, job["test_file"])
     runner = os.path.join(CODEDIR, "_pinbench_jest.js")
-    code, text = _run_node([node, runner, program, test])
+    code, text = _run_node([node, runner, program, test], result_fd=True)
     try:
         result = json.loads(text)
     except ValueError:

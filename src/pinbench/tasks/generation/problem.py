@@ -136,15 +136,23 @@ class Problem(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _typescript_tests(cls, data: Any) -> Any:
-        """A TypeScript problem's tests meet a `.ts` program (type-checked, then run)."""
-        if not isinstance(data, dict) or data.get("language") != Language.TYPESCRIPT.value:
+    def _node_tests(cls, data: Any) -> Any:
+        """A JavaScript or TypeScript problem's tests run in the program's own Node process
+        (graded in process: forgeable, and every report says so); TypeScript's meet a `.ts`
+        program (type-checked, then run)."""
+        if not isinstance(data, dict):
             return data
+        language = data.get("language")
+        if language not in (Language.JAVASCRIPT.value, Language.TYPESCRIPT.value):
+            return data
+        update: dict[str, Any] = {"in_process": True}
+        if language == Language.TYPESCRIPT.value:
+            update["program_suffix"] = ".ts"
         data = dict(data)
         for key in ("visible_test", "hidden_test"):
-            data[key] = _with_suffix(data.get(key))
+            data[key] = _updated(data.get(key), update)
         if isinstance(data.get("extra_tests"), dict):
-            data["extra_tests"] = {k: _with_suffix(v) for k, v in data["extra_tests"].items()}
+            data["extra_tests"] = {k: _updated(v, update) for k, v in data["extra_tests"].items()}
         return data
 
     @model_validator(mode="after")
@@ -225,11 +233,11 @@ class Problem(BaseModel):
         return self.pins
 
 
-def _with_suffix(test: Any) -> Any:
+def _updated(test: Any, update: dict[str, Any]) -> Any:
     if isinstance(test, TestSpec):
-        return test.model_copy(update={"program_suffix": ".ts"})
+        return test.model_copy(update=update)
     if isinstance(test, dict):
-        return {**test, "program_suffix": ".ts"}
+        return {**test, **update}
     return test
 
 

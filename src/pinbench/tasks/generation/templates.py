@@ -179,7 +179,8 @@ def _completion_prompt(problem: Problem, *, docs: bool, feedback: Feedback | Non
     c = _COMMENT[problem.language]
     if docs and problem.docs.strip():
         commented = _comment(problem.docs.strip(), c)
-        parts.append(COMPLETION_DOCS_TEMPLATE.substitute(_pin_fields(problem), docs=commented))
+        fields = _pin_fields(problem)
+        parts.append(COMPLETION_DOCS_TEMPLATE.substitute(fields, docs=commented, c=c))
     version = problem.toolchain_version
     runtime = f"{c} {_RUNTIME[problem.language]} {version}\n" if version else ""
     header = COMPLETION_HEADER_TEMPLATE.substitute(

@@ -1,5 +1,6 @@
-"""pinbench's own benchmark, shipped in the package: every *.jsonl under pinbench/data/builtin,
-addressed as `builtin` wherever a dataset is accepted."""
+"""pinbench's own benchmark, shipped in the package: every *.jsonl under pinbench/data/builtin
+(Python) and pinbench/data/builtin-js (JavaScript and TypeScript), addressed as `builtin`
+wherever a dataset is accepted (the splits choose the language: `default`, `js`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pinbench.tasks.generation.loaders.base import LoadResult
 
 name = "builtin"
 DATA = package_data() / "builtin"
+JS_DATA = package_data() / "builtin-js"
 
 
 def sniff(path: Path) -> bool:
@@ -19,7 +21,7 @@ def sniff(path: Path) -> bool:
 
 def load(path: Path) -> LoadResult:
     result = LoadResult()
-    for part in sorted(DATA.glob("*.jsonl")):
+    for part in [*sorted(DATA.glob("*.jsonl")), *sorted(JS_DATA.glob("*.jsonl"))]:
         loaded = native.load(part)
         result.problems += loaded.problems
         result.issues += loaded.issues

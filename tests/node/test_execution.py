@@ -1,0 +1,101 @@
+"""JavaScript and TypeScript programs run in the sandbox on the environment's own Node: real
+Node, real npm packages, Jest-style tests, and the outcomes a grader must tell apart."""
+
+from __future__ import annotations
+
+import pytest
+
+from pinbench.core.outcome import Execution, Limits, Status
+from pinbench.core.tests import TestKind, TestSpec
+from pinbench.envs.node.builder import NodeEnvironment
+from pinbench.sandbox.execute import execute
+
+NAMES = """const { names } = require('./solution');
+describe('names', () => {
+  test('plucks', () => { expect(names([{ name: 'a' }, { name: 'b' }])).toEqual(['a', 'b']); });
+  it('empty', async () => { expect(names([])).toEqual([]); });
+});
+"""
+PLUCK = "const _ = require('lodash');\nmodule.exports = { names: (u) => _.pluck(u, 'name') };\n"
+
+
+def run(env: NodeEnvironment, program: str, test: str = NAMES, ts: bool = False) -> Execution:
+    spec = TestSpec(
+        kind=TestKind.JEST,
+        code=test,
+        module="solution",
+        in_process=True,
+        program_suffix=".ts" if ts else None,
+    )
+    return execute(env.interpreter, program, spec, Limits(wall_seconds=30))
+
+
+def test_a_program_for_the_pinned_version_passes(lodash3: NodeEnvironment) -> None:
+    result = run(lodash3, PLUCK)
+    assert result.status is Status.PASSED, result
+    assert result.tests == {"collected": 2, "passed": 2, "failed": 0, "skipped": 0}
+
+
+def test_a_program_for_another_version_fails_with_its_error(lodash3: NodeEnvironment) -> None:
+    modern = "const _ = require('lodash');\nmodule.exports = { names: (u) => _.map(u, 'nam') };\n"
+    result = run(lodash3, modern)
+    assert result.status is Status.FAILED
+    assert "names > plucks" in result.message and "toEqual" in result.message
+    assert "\x1b[" not in result.message  # no terminal colours in what a model is shown
+
+
+def test_a_syntax_error_is_not_a_test_failure(lodash3: NodeEnvironment) -> None:
+    result = run(lodash3, "module.exports = { names: (u) => { return u.map(x => x.name }; };\n")
+    assert result.status is Status.SYNTAX_ERROR
+    assert result.exc_type == "SyntaxError"
+
+
+def test_an_es_module_program_runs(lodash3: NodeEnvironment) -> None:
+    program = "import _ from 'lodash';\nexport function names(u) { return _.pluck(u, 'name'); }\n"
+    assert run(lodash3, program).status is Status.PASSED
+
+
+def test_typescript_is_type_checked_then_run(lodash3: NodeEnvironment) -> None:
+    good = (
+        "export function names(users: { name: string }[]): string[] {\n"
+        "  return users.map((u) => u.name);\n}\n"
+    )
+    assert run(lodash3, good, ts=True).status is Status.PASSED
+    wrong = good.replace("): string[]", "): number[]")
+    result = run(lodash3, wrong, ts=True)
+    assert result.status is Status.FAILED and result.exc_type == "TypeScriptError"
+    assert "TS2322" in result.message
+
+
+def test_a_program_that_exits_before_its_tests_fails(lodash3: NodeEnvironment) -> None:
+    result = run(lodash3, "process.exit(0);\n")
+    assert result.status is Status.FAILED and result.exc_type == "NoResult"
+
+
+def test_a_test_module_that_runs_no_test_fails(lodash3: NodeEnvironment) -> None:
+    result = run(lodash3, PLUCK, test="require('./solution');\n")
+    assert result.status is Status.FAILED and result.exc_type == "NoTests"
+
+
+def test_a_program_that_never_ends_times_out(lodash3: NodeEnvironment) -> None:
+    spec = TestSpec(kind=TestKind.JEST, code=NAMES, module="solution", in_process=True)
+    result = execute(lodash3.interpreter, "while (true) {}\n", spec, Limits(wall_seconds=3))
+    assert result.status is Status.TIMEOUT
+
+
+@pytest.mark.parametrize(
+    "attempt",
+    [
+        "require('fs').writeFileSync('/etc/pinbench-escape', 'x');",
+        "require('child_process').execSync('touch /usr/pinbench-escape');",
+    ],
+)
+def test_the_host_is_read_only_to_a_node_program(lodash3: NodeEnvironment, attempt: str) -> None:
+    test = f"test('escape', () => {{ {attempt} }});\n"
+    result = run(lodash3, PLUCK, test=test)
+    assert result.status is Status.FAILED
+    assert (
+        "EROFS" in result.message
+        or "read-only" in result.message.lower()
+        or "Command failed" in result.message
+    )
