@@ -208,6 +208,7 @@ def _npm_lock(target: Path, before: date | None) -> subprocess.CompletedProcess[
     cmd = [
         registry.npm(), "install", "--package-lock-only", "--ignore-scripts", "--no-audit",
         "--no-fund", "--omit-lockfile-registry-resolved=false", "--lockfile-version=3",
+        "--prefer-offline",
         "--cache", str(cache_root() / "node" / "npm-cache"),
     ]  # fmt: skip
     if before is not None:

@@ -1,0 +1,121 @@
+"""The Node toolchain: environment build time with a warm store, the disk a second environment of
+the same packages adds, and executions per second of a tiny Jest-style test beside the usual
+ways (`npx jest` per sample, a fresh `node` per sample), side by side in one run.
+
+Usage: uv run python bench/node.py [--runs 5] [--executions 40]
+"warm store": the environment removed and rebuilt; npm's cache and the package store are warm.
+"pinbench": `execute` with full isolation (own uid, namespaces, seccomp, limits) per sample.
+"npx jest": `npx jest` on a directory with the program and its test, per sample (no sandbox).
+"fresh node": the harness's runner in a fresh `node`, per sample (no sandbox).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from pinbench.core.env import EnvSpec
+from pinbench.core.outcome import Limits, Status
+from pinbench.core.tests import TestKind, TestSpec
+from pinbench.envs.node.builder import NodeEnvironment, build, resolve
+from pinbench.sandbox.execute import execute
+from pinbench.sandbox.jobs import INSIDE
+
+PACKAGES = ("lodash@4.17.21", "dayjs@1.11.10", "semver@7.5.4")
+HARNESS = ("expect@26.6.2",)
+PROGRAM = "const _ = require('lodash');\nmodule.exports = { total: (xs) => _.sum(xs) };\n"
+TEST = """const { total } = require('./solution');
+test('sums', () => { expect(total([1, 2, 3])).toBe(6); });
+test('empty', () => { expect(total([])).toBe(0); });
+"""
+
+
+def _unique_bytes(path: Path) -> int:
+    """Bytes only this environment holds: files not hard-linked from the store."""
+    total = 0
+    for entry in path.rglob("*"):
+        if entry.is_symlink():
+            continue
+        info = entry.stat()
+        if entry.is_dir() or info.st_nlink == 1:
+            total += info.st_blocks * 512
+    return total
+
+
+def envs(runs: int) -> NodeEnvironment:
+    spec = EnvSpec(toolchain="node", version=None, pins=PACKAGES, extras=HARNESS)
+    resolution = resolve(spec)
+    first = build(resolution)
+    times = []
+    for _ in range(runs):
+        shutil.rmtree(first.path)
+        started = time.perf_counter()
+        env = build(resolution)
+        times.append(time.perf_counter() - started)
+    other = build(resolve(spec.model_copy(update={"version": "18.20.4"})))
+    print(f"environment, warm store: median {statistics.median(times):.2f} s over {runs} builds")
+    print(f"second environment of the same packages: {_unique_bytes(other.path) / 1e6:.2f} MB")
+    return env
+
+
+def pinbench_rate(env: NodeEnvironment, n: int) -> float:
+    spec = TestSpec(kind=TestKind.JEST, code=TEST, module="solution", in_process=True)
+    started = time.perf_counter()
+    for _ in range(n):
+        result = execute(env.interpreter, PROGRAM, spec, Limits(wall_seconds=30))
+        assert result.status is Status.PASSED, result
+    return n / (time.perf_counter() - started)
+
+
+def fresh_node_rate(env: NodeEnvironment, n: int) -> float:
+    with tempfile.TemporaryDirectory() as work:
+        Path(work, "solution.js").write_text(PROGRAM)
+        Path(work, "test_solution.js").write_text(TEST)
+        os.symlink(env.path / "node_modules", Path(work, "node_modules"))
+        runner = INSIDE / "_pinbench_jest.js"
+        argv = [str(env.node), str(runner), f"{work}/solution.js", f"{work}/test_solution.js", "1"]
+        started = time.perf_counter()
+        for _ in range(n):
+            out = subprocess.run(argv, capture_output=True, text=True, check=True)
+            assert '"passed":2' in out.stdout, out.stdout
+        return n / (time.perf_counter() - started)
+
+
+def npx_jest_rate(n: int) -> float:
+    with tempfile.TemporaryDirectory() as work:
+        subprocess.run(
+            ["npm", "install", "--no-audit", "--no-fund", "jest@29.7.0", "lodash@4.17.21"],
+            cwd=work, capture_output=True, check=True,
+        )  # fmt: skip
+        Path(work, "solution.js").write_text(PROGRAM)
+        Path(work, "solution.test.js").write_text(TEST)
+        started = time.perf_counter()
+        for _ in range(n):
+            subprocess.run(["npx", "jest", "--ci"], cwd=work, capture_output=True, check=True)
+        return n / (time.perf_counter() - started)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--executions", type=int, default=40)
+    args = parser.parse_args()
+    env = envs(args.runs)
+    n = args.executions
+    ours = pinbench_rate(env, n)
+    fresh = fresh_node_rate(env, n)
+    jest = npx_jest_rate(max(5, n // 8))
+    print(f"pinbench (full isolation): {ours:6.2f} executions/s")
+    print(f"fresh node per sample     : {fresh:6.2f} executions/s (no sandbox)")
+    print(f"npx jest per sample       : {jest:6.2f} executions/s (no sandbox)")
+    print(f"ratios: pinbench/npx jest {ours / jest:.1f}x, pinbench/fresh node {ours / fresh:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
