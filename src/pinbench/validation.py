@@ -273,7 +273,6 @@ def check_problem(
     Under trusted grading, a reference that fails one of its tests out of process and passes
     them all in one makes the problem graded in-process (as `run` decides it too)."""
     report = _base_report(problem, env)
-    report.in_process = problem.hidden_test.in_process  # JavaScript's, today
     report.checks["starter_compiles"] = _starter_check(problem)
     preload = preload_for(env, problem)
     report.checks["imports"] = _import_check(service, env, problem, cap)

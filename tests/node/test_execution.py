@@ -9,6 +9,7 @@ from pinbench.core.outcome import Execution, Limits, Status
 from pinbench.core.tests import TestKind, TestSpec
 from pinbench.envs.node.builder import NodeEnvironment
 from pinbench.sandbox.execute import execute
+from pinbench.sandbox.grade import MODE_VARIABLE, TRUSTED
 
 NAMES = """const { names } = require('./solution');
 describe('names', () => {
@@ -19,12 +20,24 @@ describe('names', () => {
 PLUCK = "const _ = require('lodash');\nmodule.exports = { names: (u) => _.pluck(u, 'name') };\n"
 
 
+@pytest.fixture(params=["trusted", "in-process"], autouse=True)
+def grading(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test runs under both gradings: the trusted one (the test in a grader process of
+    its own uid, the program reached through the channel) and the in-process one."""
+    monkeypatch.setenv(MODE_VARIABLE, TRUSTED)
+    GRADING[0] = request.param
+    return str(request.param)
+
+
+GRADING = ["trusted"]
+
+
 def run(env: NodeEnvironment, program: str, test: str = NAMES, ts: bool = False) -> Execution:
     spec = TestSpec(
         kind=TestKind.JEST,
         code=test,
         module="solution",
-        in_process=True,
+        in_process=GRADING[0] == "in-process",
         program_suffix=".ts" if ts else None,
     )
     return execute(env.interpreter, program, spec, Limits(wall_seconds=30))
@@ -69,7 +82,8 @@ def test_typescript_is_type_checked_then_run(lodash3: NodeEnvironment) -> None:
 
 def test_a_program_that_exits_before_its_tests_fails(lodash3: NodeEnvironment) -> None:
     result = run(lodash3, "process.exit(0);\n")
-    assert result.status is Status.FAILED and result.exc_type == "NoResult"
+    assert result.status is Status.FAILED
+    assert result.exc_type == "NoResult" or "process ended" in result.message
 
 
 def test_a_test_module_that_runs_no_test_fails(lodash3: NodeEnvironment) -> None:
@@ -78,7 +92,9 @@ def test_a_test_module_that_runs_no_test_fails(lodash3: NodeEnvironment) -> None
 
 
 def test_a_program_that_never_ends_times_out(lodash3: NodeEnvironment) -> None:
-    spec = TestSpec(kind=TestKind.JEST, code=NAMES, module="solution", in_process=True)
+    spec = TestSpec(
+        kind=TestKind.JEST, code=NAMES, module="solution", in_process=GRADING[0] == "in-process"
+    )
     result = execute(lodash3.interpreter, "while (true) {}\n", spec, Limits(wall_seconds=3))
     assert result.status is Status.TIMEOUT
 

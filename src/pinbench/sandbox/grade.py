@@ -20,7 +20,8 @@ _HERE = Path(__file__).resolve().parent
 # The code that decides an outcome: the in-sandbox runner and server, the job it is given, and
 # this grader. A verdict reached by other code is another verdict (the outcome cache keys on it).
 _GRADING_CODE = (
-    *sorted((_HERE / "inside").glob("*.py")), _HERE / "jobs.py", _HERE / "execute.py",
+    *sorted((_HERE / "inside").glob("*.py")), *sorted((_HERE / "inside").glob("*.js")),
+    _HERE / "jobs.py", _HERE / "execute.py",
     _HERE / "process.py", Path(__file__).resolve(),
 )  # fmt: skip
 TRUSTED, IN_PROCESS = "trusted", "in-process"

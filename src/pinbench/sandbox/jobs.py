@@ -14,7 +14,12 @@ from pinbench.core.tests import TestKind, TestSpec
 MAX_REPO_PROOF_BYTES = 16 << 20  # per-test outcomes and calls of a whole suite
 INSIDE = Path(__file__).parent / "inside"
 # The harness's own scripts for Node, written beside the program (the sandbox sees no host path)
-NODE_HARNESS = ("_pinbench_jest.js", "_pinbench_tscheck.js")
+NODE_HARNESS = (
+    "_pinbench_jest.js",
+    "_pinbench_tscheck.js",
+    "_pinbench_channel.js",
+    "_pinbench_program.js",
+)
 # Top-level ES module syntax: such a JavaScript program is saved as `.mjs` (CommonJS otherwise)
 _ESM = re.compile(
     r"^[ \t]*(import(?:[ \t]+[\w{*]|[ \t]*['\"{*])|export[ \t]+[\w{*]|export[ \t]*\{)", re.MULTILINE

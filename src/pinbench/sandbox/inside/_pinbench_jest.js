@@ -2,13 +2,16 @@
 // pinbench's runner of Jest-, Mocha- and node:test-style test modules, in the sandbox, on the
 // program's own Node (12 and later: no syntax newer than ES2019 here).
 //
-//   node _pinbench_jest.js PROGRAM TEST RESULT_FD
+//   node _pinbench_jest.js local PROGRAM TEST RESULT_FD
+//   node _pinbench_jest.js remote DATA_FD BELL_FD TEST RESULT_FD
 //
-// Loads the program (CommonJS by require, an ES module by import()), makes `require('./<name>')`
-// in the test return it, gives the test `describe`/`test`/`it`, the hooks (Jest's and Mocha's
-// names) and Jest's `expect` (the environment's), runs every test in order and writes one JSON
-// result to RESULT_FD. The test runs in the program's process: this verdict is forgeable, and
-// pinbench reports it so.
+// Gives the test `describe`/`test`/`it`, the hooks (Jest's and Mocha's names) and Jest's
+// `expect` (the environment's), makes `require('./<name>')` in the test return the program,
+// runs every test in order and writes one JSON result to RESULT_FD.
+// `local`: the program is loaded here (CommonJS by require, an ES module by import()): the
+// test runs in the program's process, and that verdict is forgeable (pinbench reports it so).
+// `remote` (trusted grading): the program runs in its own process (_pinbench_program.js) and is
+// reached through the channel (_pinbench_channel.js): this process is the grader.
 const fs = require('fs');
 const path = require('path');
 const Module = require('module');
@@ -16,9 +19,14 @@ const url = require('url');
 const vm = require('vm');
 
 const argv = process.argv.slice(2);
-const programPath = argv[0];
-const testPath = argv[1];
-const resultFd = Number(argv[2]);
+const remote = argv[0] === 'remote';
+const testPath = remote ? argv[3] : argv[2];
+const resultFd = Number(remote ? argv[4] : argv[3]);
+// remote: `require('./<module>')` in the test (test_<module>.js) names the program's module
+const programPath = remote
+  ? path.join(path.dirname(testPath), path.basename(testPath).replace(/^test_/, ''))
+  : argv[1];
+let channel = null;
 const TEST_TIMEOUT_MS = 10000;
 const writeSync = fs.writeSync;
 const stringify = JSON.stringify;
@@ -261,25 +269,48 @@ function syntaxError(source) {
   }
 }
 
-async function main() {
-  process.on('unhandledRejection', function () {}); // a test's own failure, seen when awaited
-  let program;
+async function loadLocal() {
   const source = programPath.endsWith('.mjs') ? null : fs.readFileSync(programPath, 'utf8');
   const invalid = source === null ? null : syntaxError(source);
   if (invalid) {
     report({ load_error: Object.assign(errorInfo(invalid), { syntax: true }) });
-    return;
+    return undefined;
   }
   try {
-    program = programPath.endsWith('.mjs')
+    return programPath.endsWith('.mjs')
       ? await import(url.pathToFileURL(programPath).href)
       : require(programPath);
   } catch (err) {
     const info = errorInfo(err);
     info.syntax = programPath.endsWith('.mjs') && err instanceof SyntaxError;
     report({ load_error: info });
-    return;
+    return undefined;
   }
+}
+
+function loadRemote() {
+  const Channel = require('./_pinbench_channel.js').Channel;
+  const serveValues = require('./_pinbench_channel.js').serveValues;
+  channel = new Channel(Number(argv[1]), Number(argv[2]), serveValues);
+  channel.unref();
+  try {
+    return channel.request('module', {});
+  } catch (err) {
+    if (channel.broken !== null) {
+      report({ broken: channel.broken });
+      return undefined;
+    }
+    const info = errorInfo(err);
+    info.syntax = err && err.code === 'PINBENCH_SYNTAX';
+    report({ load_error: info });
+    return undefined;
+  }
+}
+
+async function main() {
+  process.on('unhandledRejection', function () {}); // a test's own failure, seen when awaited
+  const program = remote ? loadRemote() : await loadLocal();
+  if (reported) return;
   const testDir = path.dirname(testPath);
   const programName = path.basename(programPath).replace(/\.[^.]+$/, '');
   const resolve = Module._resolveFilename;
@@ -321,6 +352,7 @@ async function main() {
     return;
   }
   await runSuite(root);
+  if (channel !== null && channel.broken !== null) result.broken = channel.broken;
   report(result);
 }
 

@@ -826,17 +826,15 @@ def _plain(text):
     return _ANSI.sub("", text)
 
 
-def _run_jest(job, record):
-    """A Jest/Mocha/node:test-style module against a JavaScript or TypeScript program, on the
-    environment's Node: TypeScript is type-checked and transpiled first (on the harness's
-    Node), then `_pinbench_jest.js` runs the test in the program's process (forgeable: every
-    report lists such tests as graded in process)."""
-    env_root = job["env_root"]
-    _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # Node, of our uid, must not read our memory
+def _link_node_modules(env_root):
     modules = os.path.join(env_root, "node_modules")
     if os.path.isdir(modules) and not os.path.lexists("/tmp/node_modules"):
         os.symlink(modules, "/tmp/node_modules")  # found by every file under /tmp, ES modules too
-    node = os.path.join(env_root, "bin", "node")
+
+
+def _typescript(job, record, env_root):
+    """The program to run: a TypeScript one type-checked and transpiled (on the harness's
+    Node) first; None when it does not type-check (`record` says why)."""
     program = os.path.join(CODEDIR, job["program_file"])
     if program.endswith(".ts"):
         out = os.path.join(WORKDIR, ".pinbench-ts", job["program_file"][: -len(".ts")] + ".js")
@@ -849,17 +847,31 @@ def _run_jest(job, record):
             raise RuntimeError("the TypeScript check ended (status %s) without a result" % code)
         if checked.get("missing"):
             record.update(status="environment_error", message=checked["missing"])
-            return
+            return None
         if not checked.get("ok"):
             diagnostics = [str(d) for d in checked.get("diagnostics") or []]
             status = "syntax_error" if checked.get("syntax") else "failed"
             record.update(status=status, exc_type="TypeScriptError")
             record["message"] = "\n".join(diagnostics)[:2000]
-            return
+            return None
         program = out
+    return program
+
+
+def _run_jest(job, record):
+    """A Jest/Mocha/node:test-style module against a JavaScript or TypeScript program, on the
+    environment's Node, in the program's process (the in-process mode: forgeable, and every
+    report says so); under trusted grading `_run_trusted_node` runs it instead."""
+    env_root = job["env_root"]
+    _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # Node, of our uid, must not read our memory
+    _link_node_modules(env_root)
+    node = os.path.join(env_root, "bin", "node")
+    program = _typescript(job, record, env_root)
+    if program is None:
+        return
     test = os.path.join(CODEDIR, job["test_file"])
     runner = os.path.join(CODEDIR, "_pinbench_jest.js")
-    code, text = _run_node([node, runner, program, test], result_fd=True)
+    code, text = _run_node([node, runner, "local", program, test], result_fd=True)
     try:
         result = json.loads(text)
     except ValueError:
@@ -872,7 +884,221 @@ def _run_jest(job, record):
     _jest_record(result, record)
 
 
+GRADER_UID_OFFSET = 1000  # the grader's uid: the program's plus this (a uid of its own)
+
+
+def _run_trusted_node(job, record, proof_fd, secret_fd, in_server, started):
+    """Trusted grading for Node: the program's process (the program's uid, in a pid namespace of
+    its own, so it can name no other process) serves its values through the channel; the
+    grader's process (another uid, the test in a directory only it sees) runs the test on the
+    harness's Node and sends its result here. This process, which runs neither, writes the
+    proof. A TypeScript program is type-checked first, in a process of the program's uid."""
+    import socket
+
+    write, exit_now = os.write, os._exit
+    iso = job.get("isolation", {})
+    uid = int(iso["uid"]) if iso.get("uid") is not None else None
+    env_root = job["env_root"]
+    nonce = None
+    try:
+        _link_node_modules(env_root)
+        program = _confined_typescript(job, record, iso, in_server, uid, env_root)
+        data_g, data_p = socket.socketpair()
+        bell_g, bell_p = socket.socketpair()
+        pid = None
+        if program is not None:
+            pid = _spawn_program(
+                job,
+                iso,
+                in_server,
+                uid,
+                env_root,
+                program,
+                data_p,
+                bell_p,
+                (data_g, bell_g),
+                (proof_fd, secret_fd),
+            )
+        data_p.close()
+        bell_p.close()
+        secret = _read_secret(secret_fd)
+        nonce = secret["nonce"]
+        if program is not None:
+            test_code = (secret.get("test_files") or {}).get(job["test_file"], "")
+            grader_uid = uid + GRADER_UID_OFFSET if uid is not None else None
+            text = _run_grader(
+                job, iso, in_server, grader_uid, env_root, test_code, data_g, bell_g, proof_fd
+            )
+            _jest_record(_parsed(text), record)
+            if record.get("status") != "passed":
+                status = _reap_program(pid)
+                if status is not None and os.WIFSIGNALED(status):
+                    record["program_exit"] = 128 + os.WTERMSIG(status)
+            else:
+                _reap_program(pid)
+        data_g.close()
+        bell_g.close()
+    except Exception:
+        if nonce is None:
+            nonce = _read_secret(secret_fd)["nonce"]
+        record.update(
+            status="harness_error", message="trusted grading failed: %s" % (sys.exc_info()[1],)
+        )
+        record["trace"] = _short_trace(sys.exc_info())
+    _finish(record, started)
+    record["grading"] = "trusted"
+    code = int(record["status"] != "passed")
+    _emit(proof_fd, nonce, record, write, exit_now, code, (sys.stdout, sys.stderr), cap=60000)
+
+
+def _parsed(text):
+    try:
+        result = json.loads(text)
+    except ValueError:
+        return {"no_result": True}
+    return result if isinstance(result, dict) else {"no_result": True}
+
+
+def _confined_typescript(job, record, iso, in_server, uid, env_root):
+    """`_typescript` in a child of the program's uid (the compiler reads the program)."""
+    if not job["program_file"].endswith(".ts"):
+        return os.path.join(CODEDIR, job["program_file"])
+    read_end, write_end = os.pipe()
+    child = os.fork()
+    if child == 0:
+        try:
+            os.close(read_end)
+            _confine(job, iso, in_server, uid)
+            outcome = {}
+            program = _typescript(job, outcome, env_root)
+            os.write(write_end, json.dumps({"program": program, "record": outcome}).encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    chunks = []
+    while True:
+        chunk = os.read(read_end, 65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(read_end)
+    os.waitpid(child, 0)
+    try:
+        answer = json.loads(b"".join(chunks).decode("utf-8"))
+    except ValueError:
+        raise RuntimeError("the TypeScript check ended without an answer")
+    record.update(answer.get("record") or {})
+    return answer.get("program")
+
+
+def _spawn_program(job, iso, in_server, uid, env_root, program, data, bell, theirs, ours):
+    """The program's process: its own pid namespace (and /proc) where the sandbox has one, so
+    the grader is no process it can see or signal; the program's uid; the syscall filter."""
+    child = os.fork()
+    if child:
+        return child
+    try:
+        for sock in theirs:
+            sock.close()
+        for fd in ours:
+            os.close(fd)
+        if iso.get("pid") and iso.get("mount"):
+            _check(_libc.unshare(ctypes.c_int(CLONE_NEWPID | CLONE_NEWNS)), "unshare")
+            inner = os.fork()
+            if inner:
+                data.close()
+                bell.close()
+                _mirror_child(inner, os._exit)
+            _mount("none", "/", None, MS_REC | MS_PRIVATE, None)
+            _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
+        os.set_inheritable(data.fileno(), True)
+        os.set_inheritable(bell.fileno(), True)
+        _confine(job, iso, in_server, uid)
+        _libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)  # after the uid change, which clears it
+        os.chdir(WORKDIR)
+        node = os.path.join(env_root, "bin", "node")
+        server = os.path.join(CODEDIR, "_pinbench_program.js")
+        argv = [node, server, program, str(data.fileno()), str(bell.fileno())]
+        os.execve(node, argv, _node_env())
+    finally:
+        os._exit(127)
+
+
+def _run_grader(job, iso, in_server, grader_uid, env_root, test_code, data, bell, proof_fd):
+    """The grader's process: the test in a directory only it sees, its own uid, the harness's
+    Node running `_pinbench_jest.js remote`; returns what it reports."""
+    read_end, write_end = os.pipe()
+    child = os.fork()
+    if child == 0:
+        try:
+            os.close(read_end)
+            os.close(proof_fd)
+            _private_test_dir(iso)
+            test = os.path.join(_trusted.GRADERDIR, job["test_file"])
+            _trusted.write_private({job["test_file"]: test_code}, _trusted.GRADERDIR)
+            if grader_uid is not None:
+                os.chown(_trusted.GRADERDIR, grader_uid, grader_uid)
+                os.chown(test, grader_uid, grader_uid)
+            for fd in (data.fileno(), bell.fileno(), write_end):
+                os.set_inheritable(fd, True)
+            _confine(job, iso, in_server, grader_uid)
+            os.chdir(WORKDIR)
+            node = os.path.join(env_root, "bin", "harness-node")
+            runner = os.path.join(CODEDIR, "_pinbench_jest.js")
+            argv = [
+                node,
+                runner,
+                "remote",
+                str(data.fileno()),
+                str(bell.fileno()),
+                test,
+                str(write_end),
+            ]
+            os.execve(node, argv, _node_env())
+        finally:
+            os._exit(127)
+    os.close(write_end)
+    chunks, size = [], 0
+    while True:
+        chunk = os.read(read_end, 65536)
+        if not chunk:
+            break
+        if size < NODE_RESULT_BYTES:
+            chunks.append(chunk)
+        size += len(chunk)
+    os.close(read_end)
+    os.waitpid(child, 0)
+    return b"".join(chunks)[:NODE_RESULT_BYTES].decode("utf-8", "replace")
+
+
+def _reap_program(pid):
+    """End the program's process (the grader is done with it); its wait status."""
+    try:
+        os.kill(pid, 9)
+    except OSError:
+        pass
+    try:
+        return os.waitpid(pid, 0)[1]
+    except OSError:
+        return None
+
+
 def _jest_record(result, record):
+    if result.get("no_result"):
+        record.update(
+            status="failed",
+            exc_type="NoResult",
+            message="the test's process ended before the tests completed",
+        )
+        return
+    if isinstance(result.get("broken"), str):
+        record.update(
+            status="failed",
+            exc_type="MalformedChannel",
+            message="the program's process sent what the grader does not accept: %s"
+            % result["broken"][:300],
+        )
+        return
     load = result.get("load_error")
     if isinstance(load, dict):
         status = "syntax_error" if load.get("syntax") else "failed"
@@ -1333,10 +1559,12 @@ def run_job(job, in_server):
                 _reap_until(os.fork(), exit_now, keep_out)
         if job["mode"] == "script" and not trusted:  # on disk too, so tracebacks quote it
             job["files"][_script_name(job)] = _script_source(job)
-        if trusted:
+        if trusted and job["mode"] != "jest":
             job["files"]["program.py"] = job["program"]
         _lay_out_files(job["files"], bool(iso.get("mount")) and iso.get("uid") is None)
         _set_limits(job.get("limits", {}))
+        if trusted and job["mode"] == "jest":
+            return _run_trusted_node(job, record, proof_fd, secret_fd, in_server, started)
         if trusted:
             return _run_trusted(job, record, proof_fd, secret_fd, in_server, started)
         _confine(job, iso, in_server, int(iso["uid"]) if iso.get("uid") is not None else None)
@@ -1365,7 +1593,7 @@ def run_job(job, in_server):
     _emit(proof_fd, nonce, record, write, exit_now, code, streams, owner, getpid, cap)
 
 
-TRUSTED_MODES = ("pytest", "script")
+TRUSTED_MODES = ("pytest", "script", "jest")
 
 
 def _confine(job, iso, in_server, uid):

@@ -137,17 +137,10 @@ class Problem(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _node_tests(cls, data: Any) -> Any:
-        """A JavaScript or TypeScript problem's tests run in the program's own Node process
-        (graded in process: forgeable, and every report says so); TypeScript's meet a `.ts`
-        program (type-checked, then run)."""
-        if not isinstance(data, dict):
+        """A TypeScript problem's tests meet a `.ts` program (type-checked, then run)."""
+        if not isinstance(data, dict) or data.get("language") != Language.TYPESCRIPT.value:
             return data
-        language = data.get("language")
-        if language not in (Language.JAVASCRIPT.value, Language.TYPESCRIPT.value):
-            return data
-        update: dict[str, Any] = {"in_process": True}
-        if language == Language.TYPESCRIPT.value:
-            update["program_suffix"] = ".ts"
+        update: dict[str, Any] = {"program_suffix": ".ts"}
         data = dict(data)
         for key in ("visible_test", "hidden_test"):
             data[key] = _updated(data.get(key), update)

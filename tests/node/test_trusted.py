@@ -1,0 +1,135 @@
+"""Trusted grading for Node: the test runs in a grader process the program cannot reach, and
+the program's values cross the channel as data or handles. What a test needs of the program's
+objects works through it; what a hostile program tries does not make a wrong answer pass."""
+
+from __future__ import annotations
+
+import pytest
+
+from pinbench.core.outcome import Execution, Limits, Status
+from pinbench.core.tests import TestKind, TestSpec
+from pinbench.envs.node.builder import NodeEnvironment
+from pinbench.sandbox.execute import execute
+from pinbench.sandbox.grade import MODE_VARIABLE, TRUSTED
+
+
+@pytest.fixture(autouse=True)
+def trusted(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(MODE_VARIABLE, TRUSTED)
+
+
+def run(env: NodeEnvironment, program: str, test: str) -> Execution:
+    spec = TestSpec(kind=TestKind.JEST, code=test, module="solution")
+    return execute(env.interpreter, program, spec, Limits(wall_seconds=30))
+
+
+VALUES = """
+class Point {
+  constructor(x, y) { this.x = x; this.y = y; }
+  norm() { return Math.hypot(this.x, this.y); }
+}
+module.exports = {
+  point: (x, y) => new Point(x, y),
+  data: () => ({
+    when: new Date(0), re: /a+/g, m: new Map([['k', [1, NaN]]]), s: new Set([1n]),
+    buf: Buffer.from('hi'), u: undefined, neg: -0, nested: { list: [1, 'two', null] },
+  }),
+  twice: (f, x) => f(f(x)),
+  later: (cb) => { setTimeout(() => cb('done'), 20); },
+  slow: async (x) => { await new Promise((r) => setTimeout(r, 10)); return x * 2; },
+  fails: async () => { throw new RangeError('out of range'); },
+  throws: () => { const e = new TypeError('bad'); e.code = 'E_BAD'; throw e; },
+};
+"""
+VALUES_TEST = """
+const p = require('./solution');
+test('class instances are handles', () => {
+  const pt = p.point(3, 4);
+  expect(pt.norm()).toBe(5);
+  expect(pt.x).toBe(3);
+  expect(Object.keys(pt)).toEqual(['x', 'y']);
+  expect(pt).toEqual({ x: 3, y: 4 });
+});
+test('data crosses as data', () => {
+  const d = p.data();
+  expect(d.when).toEqual(new Date(0));
+  expect(d.re.source).toBe('a+');
+  expect(d.m.get('k')).toEqual([1, NaN]);
+  expect(d.s.has(1n)).toBe(true);
+  expect(d.buf.toString()).toBe('hi');
+  expect('u' in d && d.u === undefined).toBe(true);
+  expect(Object.is(d.neg, -0)).toBe(true);
+  expect(d.nested).toStrictEqual({ list: [1, 'two', null] });
+});
+test('callbacks cross back', () => { expect(p.twice((x) => x + 1, 1)).toBe(3); });
+test('asynchronous callbacks reach an idle grader', async () => {
+  expect(await new Promise((resolve) => p.later(resolve))).toBe('done');
+});
+test('promises settle', async () => {
+  expect(await p.slow(21)).toBe(42);
+  await expect(p.fails()).rejects.toThrow(RangeError);
+});
+test('errors keep their class and code', () => {
+  expect(() => p.throws()).toThrow(TypeError);
+  try { p.throws(); } catch (e) { expect(e.code).toBe('E_BAD'); }
+});
+"""
+
+
+def test_what_a_test_needs_of_the_program_works(lodash3: NodeEnvironment) -> None:
+    result = run(lodash3, VALUES, VALUES_TEST)
+    assert result.status is Status.PASSED, (result.message, result.stderr)
+    assert result.tests["passed"] == 6
+
+
+WRONG = "module.exports = { answer: () => 41 };\n"
+RIGHT_TEST = (
+    "const { answer } = require('./solution');\ntest('a', () => { expect(answer()).toBe(42); });\n"
+)
+ATTACKS = (
+    # the test's own globals are in another process
+    "global.expect = () => new Proxy({}, { get: () => () => {} });",
+    "global.test = global.it = () => {};",
+    "process.on('exit', () => { require('fs').writeSync(3, JSON.stringify({ passed: 1 })); });",
+    # every descriptor it holds is the channel: garbage there is a malformed channel
+    "for (let fd = 3; fd < 12; fd++) {"
+    " try { require('fs').writeSync(fd, Buffer.from([0, 0, 0, 2, 123, 125])); } catch (e) {} }",
+    # the grader is no process it can see, nor signal
+    "const fs = require('fs');"
+    " for (const p of fs.readdirSync('/proc').filter((d) => /^[0-9]+$/.test(d))) {"
+    " try { process.kill(Number(p), 'SIGSTOP'); } catch (e) {} }",
+    # an object that claims to be the answer is a handle: its claims are not data
+    "module.exports.answer = () => ({ valueOf: () => 42, [Symbol.toPrimitive]: () => 42 });",
+    # the hidden test is nowhere it can read
+    "const fs = require('fs');"
+    " for (const f of ['/tmp/pinbench-grader/test_solution.js',"
+    " '/tmp/pinbench-code/test_solution.js'])"
+    " { try { fs.readFileSync(f); process.exit(7); } catch (e) {} }",
+)
+
+
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_a_hostile_program_does_not_pass(lodash3: NodeEnvironment, attack: str) -> None:
+    result = run(lodash3, WRONG + attack + "\n", RIGHT_TEST)
+    assert result.status in (Status.FAILED, Status.SYNTAX_ERROR), (result.status, result.message)
+    assert result.exc_type != "NoResult" or "process ended" in result.message
+
+
+def test_a_right_answer_still_passes_beside_the_attacks(lodash3: NodeEnvironment) -> None:
+    result = run(lodash3, "module.exports = { answer: () => 42 };\n", RIGHT_TEST)
+    assert result.status is Status.PASSED
+
+
+def test_the_hidden_test_is_not_in_the_programs_files(lodash3: NodeEnvironment) -> None:
+    probe = (
+        "const fs = require('fs');\n"
+        "const seen = fs.readdirSync('/tmp/pinbench-code').join(',');\n"
+        "module.exports = { answer: () => seen };\n"
+    )
+    test = (
+        "const { answer } = require('./solution');\n"
+        "test('x', () => { expect(answer()).toBe('SECRET-MARK'); });\n"
+    )
+    result = run(lodash3, probe, test)
+    assert result.status is Status.FAILED
+    assert "test_solution.js" not in result.message and "SECRET" in result.message
