@@ -9,9 +9,10 @@ from pinbench.core.item import Item
 from pinbench.core.records import ItemMeta
 from pinbench.core.tests import runner_modules
 from pinbench.models.base import Request, Sampling
+from pinbench.tasks.answers import node_parses
 from pinbench.tasks.base import BaseTask, Feedback
 from pinbench.tasks.generation.extract import extract_program
-from pinbench.tasks.generation.problem import Problem, env_spec_for
+from pinbench.tasks.generation.problem import Language, Problem, env_spec_for
 from pinbench.tasks.generation.templates import Style, build_request
 
 
@@ -73,6 +74,15 @@ class GenerationTask(BaseTask):
 
     def program(self, item: Item[Problem], text: str) -> str:
         return extract_program(text, item.payload, self.style)
+
+    def compiles(self, item: Item[Problem], program: str) -> bool:
+        """Python: it compiles; JavaScript: Node's parser accepts it (`node --check`, which
+        runs nothing); TypeScript (checked in the sandbox, with its types): it is not empty."""
+        if item.payload.language is Language.PYTHON:
+            return super().compiles(item, program)
+        if item.payload.language is Language.TYPESCRIPT:
+            return bool(program.strip())
+        return node_parses(program)
 
     def reference_answer(self, item: Item[Problem]) -> str:
         # Fenced like a model's answer, so the same extraction path is exercised.
