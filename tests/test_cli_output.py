@@ -77,7 +77,7 @@ def _cases(long: Path) -> list[tuple[list[str], str, int]]:
         (["run", "--nope"], "error: No such option: --nope", 2),
         (
             ["run", "--split", "nope"],
-            "error: unknown split 'nope' (splits: default, full, quick)",
+            "error: unknown split 'nope' (splits: default, full, quick, js, js-quick)",
             2,
         ),
         (["run", *one, "-n", "2", "-k", "5"], "error: pass@k needs k <= n (k=(5,), n=2)", 2),

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from pinbench.cli.common import console, err, fail, progress_bar, warn
 from pinbench.execution.local import ExecutionService, default_jobs
+from pinbench.mining import npm
 from pinbench.mining.document import MinedVersion, MineRun
 from pinbench.mining.lifespans import Mined, Snapshot, candidates, mine, released_versions
 
@@ -24,7 +25,9 @@ FILES = ("lifespans.json", "lifespans.csv", "lifespans.html", "candidates.jsonl"
 
 
 def mine_cmd(
-    library: Annotated[str, typer.Argument(help="Distribution name, e.g. numpy.")],
+    library: Annotated[
+        str, typer.Argument(help="Distribution name, e.g. numpy; npm:NAME for an npm package.")
+    ],
     versions: Annotated[
         str | None, typer.Option("--versions", help="Versions to compare: 1.20.3,1.21.6,…")
     ] = None,
@@ -33,6 +36,9 @@ def mine_cmd(
         typer.Option("--range", help="All final releases in LOW..HIGH, from the package index."),
     ] = None,
     python: Annotated[str | None, typer.Option("--python", help="Interpreter X.Y.")] = None,
+    node: Annotated[
+        str | None, typer.Option("--node", help="npm: the Node release (default: the machine's).")
+    ] = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")] = Path("mined"),
     jobs: Annotated[int, typer.Option("--jobs", "-j")] = default_jobs(),
     json_out: Annotated[
@@ -45,11 +51,14 @@ def mine_cmd(
     the changes, and candidate problem skeletons for `validate --discriminative` to prove.
 
     Examples: `pinbench mine packaging --versions 21.3,22.0` ·
-    `pinbench mine numpy --range 1.20..1.25 --python 3.9 --json mined/numpy.json`
+    `pinbench mine numpy --range 1.20..1.25 --python 3.9 --json mined/numpy.json` ·
+    `pinbench mine npm:lodash --versions 3.10.1,4.17.21 --node 16`
     """
     started = time.monotonic()
     started_at = datetime.now(UTC).isoformat(timespec="seconds")
-    chosen = _versions(library, versions, version_range)
+    is_npm = library.startswith("npm:")
+    library = library.removeprefix("npm:")
+    chosen = _versions(library, versions, version_range, is_npm)
     with ExecutionService(jobs=jobs) as service, progress_bar() as progress:
         task = progress.add_task("versions", total=len(chosen))
 
@@ -58,7 +67,11 @@ def mine_cmd(
             if shot.error:
                 warn(shot.error, f"{library} {shot.version}:")
 
-        mined = mine(library, chosen, service, python=python, jobs=jobs, on_version=done)
+        if is_npm:
+            mined = mine(library, chosen, service, python=node, jobs=jobs, on_version=done,
+                         shoot=npm.snapshot, language="javascript")  # fmt: skip
+        else:
+            mined = mine(library, chosen, service, python=python, jobs=jobs, on_version=done)
     skeletons = _write(mined, out)
     _print(mined)
     if json_out is not None:
@@ -88,7 +101,9 @@ def mine_cmd(
         err.print(f"wrote {json_out}", soft_wrap=True)
 
 
-def _versions(library: str, versions: str | None, version_range: str | None) -> list[str]:
+def _versions(
+    library: str, versions: str | None, version_range: str | None, is_npm: bool = False
+) -> list[str]:
     if bool(versions) == bool(version_range):
         fail("give exactly one of --versions and --range")
     if versions:
@@ -98,7 +113,8 @@ def _versions(library: str, versions: str | None, version_range: str | None) -> 
         if not sep:
             fail("--range takes LOW..HIGH, e.g. 1.20..1.26")
         try:
-            chosen = released_versions(library, low.strip(), high.strip())
+            listing = npm.released_versions if is_npm else released_versions
+            chosen = listing(library, low.strip(), high.strip())
         except Exception as exc:
             fail(f"could not list {library}'s releases: {exc}")
     if len(chosen) < 2:

@@ -61,6 +61,7 @@ class Change(BaseModel):
 
 class Mined(BaseModel):
     library: str
+    language: str = Field(default="python", description="python, or javascript for npm")
     versions: list[str]
     snapshots: list[Snapshot]
     lifespans: list[Lifespan]
@@ -126,11 +127,16 @@ def mine(
     python: str | None = None,
     jobs: int = 2,
     on_version: Callable[[Snapshot], None] | None = None,
+    shoot: Callable[[str, str, ExecutionService, str | None], Snapshot] | None = None,
+    language: str = "python",
 ) -> Mined:
+    """`shoot` takes one version's snapshot (default: Python's; `mining.npm.snapshot` for npm,
+    with `python` then naming the Node release)."""
     ordered = sorted(versions, key=Version)
+    take = shoot or snapshot
 
     def one(version: str) -> Snapshot:
-        shot = snapshot(library, version, service, python)
+        shot = take(library, version, service, python)
         if on_version is not None:
             on_version(shot)
         return shot
@@ -140,6 +146,7 @@ def mine(
     usable = [s for s in snapshots if s.error is None]
     return Mined(
         library=library,
+        language=language,
         versions=ordered,
         snapshots=snapshots,
         lifespans=lifespans(usable),
@@ -249,20 +256,26 @@ def candidates(mined: Mined) -> list[dict[str, Any]]:
     skeletons = []
     module = mined.library.replace("-", "_")
     for index, ch in enumerate(c for c in mined.changes if c.kind != "default_changed"):
-        skeletons.append(
-            {
-                "id": f"{mined.library}-{ch.version}-mined-{index:03d}",
-                "library": mined.library,
-                "version": ch.version,
-                "problem": f"TODO: a task whose natural solution uses {ch.name} "
-                f"({ch.kind.replace('_', ' ')}{': ' + ch.detail if ch.detail else ''} in "
-                f"{ch.version}, compared with {ch.previous}).",
-                "starter_code": f'import {module}\n\n\ndef solution():\n    """TODO"""\n',
-                "solution": "",
-                "hidden_test": {"kind": "script", "code": "# TODO\n"},
-                "contrast": {"version": ch.previous},
-                "tags": [f"api:{ch.name}", f"mined:{ch.kind}"],
-                "source": f"pinbench mine {mined.library}: {ch.kind} {ch.name} {ch.detail}".strip(),
-            }
-        )
+        skeleton: dict[str, Any] = {
+            "id": f"{mined.library}-{ch.version}-mined-{index:03d}".replace("/", "-"),
+            "library": mined.library,
+            "version": ch.version,
+            "problem": f"TODO: a task whose natural solution uses {ch.name} "
+            f"({ch.kind.replace('_', ' ')}{': ' + ch.detail if ch.detail else ''} in "
+            f"{ch.version}, compared with {ch.previous}).",
+            "starter_code": f'import {module}\n\n\ndef solution():\n    """TODO"""\n',
+            "solution": "",
+            "hidden_test": {"kind": "script", "code": "# TODO\n"},
+            "contrast": {"version": ch.previous},
+            "tags": [f"api:{ch.name}", f"mined:{ch.kind}"],
+            "source": f"pinbench mine {mined.library}: {ch.kind} {ch.name} {ch.detail}".strip(),
+        }
+        if mined.language != "python":
+            skeleton.update(
+                language=mined.language,
+                starter_code=f"const lib = require({json.dumps(mined.library)});\n\n"
+                "function solution() {\n  // TODO\n}\n\nmodule.exports = { solution };\n",
+                hidden_test={"kind": "jest", "module": "solution", "code": "// TODO\n"},
+            )
+        skeletons.append(skeleton)
     return skeletons
