@@ -42,6 +42,7 @@ def validate(
     *,
     fmt: str | None = None,
     split: str = "default",
+    language: str | None = None,
     only: tuple[str, ...] = (),
     allow_direct_references: bool = False,
     **options: Any,
@@ -55,6 +56,8 @@ def validate(
     path = Path(dataset)
     fmt = fmt or detect_format(path)
     loaded = load_dataset(path, fmt, allow_direct_references=allow_direct_references)
-    problems = [p for p in select_split(loaded.problems, split) if not only or p.id in only]
+    problems = [
+        p for p in select_split(loaded.problems, split, language) if not only or p.id in only
+    ]
     issues = [str(issue) for issue in loaded.issues]
     return validate_dataset(problems, dataset=str(path), fmt=fmt, load_issues=issues, **options)

@@ -8,6 +8,7 @@ of those already built; an environment failure is reported as such, never as an 
 from __future__ import annotations
 
 import ast
+import json
 import threading
 import time
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from pinbench.core.tests import TestKind, TestSpec
 from pinbench.core.version import VERSION
 from pinbench.envs import ensure
 from pinbench.envs.node.builder import NodeEnvironment, split_pin
+from pinbench.envs.node.syntax import ParserUnavailable, syntax_error
 from pinbench.envs.python.builder import Environment as PythonEnvironment
 from pinbench.envs.python.imports import pinned_modules, primary_modules
 from pinbench.execution.local import ExecutionService
@@ -122,16 +124,23 @@ def _parses(code: str) -> bool:
 
 def _starter_check(problem: Problem) -> Check:
     """Python starters must compile (or prefix the reference); a JavaScript or TypeScript
-    starter (parsed by Node only when a program runs) must be the reference's own lines."""
+    starter must parse in its language (Node's parser, TypeScript's), or be a prefix of the
+    reference, which parses. Nothing is run."""
     if problem.language is Language.PYTHON:
         return starter_compiles(problem.starter_code, problem.solution)
-    reference = {line.strip() for line in problem.solution.splitlines()}
-    missing = [ln for ln in problem.starter_code.splitlines() if ln.strip() not in reference]
-    if missing:
-        return Check(
-            status=Status.FAILED, detail=f"starter line not in the reference: {missing[0][:80]}"
-        )
-    return Check(status=Status.PASSED, detail="every starter line is in the reference")
+    if not problem.starter_code.strip():
+        return Check(status=Status.PASSED, detail="no starter code")
+    typescript = problem.language is Language.TYPESCRIPT
+    try:
+        error = syntax_error(problem.starter_code, typescript)
+        if error is None:
+            return Check(status=Status.PASSED)
+        prefix = problem.solution.startswith(problem.starter_code.rstrip())
+        if prefix and syntax_error(problem.solution, typescript) is None:
+            return Check(status=Status.PASSED, detail="a prefix of the reference program")
+    except ParserUnavailable as exc:
+        return Check(status=Status.ENVIRONMENT_ERROR, detail=str(exc))
+    return Check(status=Status.SYNTAX_ERROR, detail=error[:300])
 
 
 def _with_placeholder_body(starter: str) -> str:
@@ -171,9 +180,29 @@ def _import_check(
     return check.model_copy(update={"detail": check.detail or ", ".join(primary)})
 
 
+def _declarations_only(env: NodeEnvironment, name: str) -> bool:
+    """A package that ships type declarations and no code (`@types/*`, or a package.json with
+    `types` and no entry point or index file): there is nothing to load."""
+    if name.startswith("@types/"):
+        return True
+    root = env.path / "node_modules" / name
+    try:
+        meta = json.loads((root / "package.json").read_text())
+    except (OSError, ValueError):
+        return False
+    if not isinstance(meta, dict) or not (meta.get("types") or meta.get("typings")):
+        return False
+    entries = ("main", "module", "exports", "browser")
+    index = ("index.js", "index.cjs", "index.mjs")
+    return not any(meta.get(key) for key in entries) and not any((root / f).exists() for f in index)
+
+
 def _require_check(service: ExecutionService, env: NodeEnvironment, limits: Limits) -> Check:
-    names = [split_pin(pin)[0] for pin in env.spec.pins]
+    pinned = [split_pin(pin)[0] for pin in env.spec.pins]
+    names = [name for name in pinned if not _declarations_only(env, name)]
     if not names:
+        if pinned:
+            return Check(status=Status.PASSED, detail="type declarations only: nothing to load")
         return Check(status=Status.PASSED, detail="no packages: Node's standard library")
     code = (
         "const load = async (name) => {\n"

@@ -111,8 +111,10 @@ class FaultServer:
         port: int = 0,
         delay: float = 0.0,
         models: Sequence[str] | None = None,
+        answers: Mapping[str, str] | None = None,
     ) -> None:
         self.host = host
+        self.answers = dict(answers or {})
         self.port = port
         self.delay = delay
         self.models = None if models is None else tuple(models)
@@ -323,7 +325,7 @@ class FaultServer:
         if kind == "no_choices":
             await _send(writer, 200, b'{"object": "chat.completion", "model": "fault"}')
             return True
-        payload = json.dumps(_completion(route, body)).encode()
+        payload = json.dumps(_completion(route, body, self.answers)).encode()
         if kind == "drop":
             head = _head(200, len(payload))
             writer.write(head + payload[: len(payload) // 2])
@@ -342,17 +344,25 @@ def _prompt_text(body: Any) -> str:
     return str(body.get("prompt", ""))
 
 
-def _completion(route: str, body: dict[str, Any]) -> dict[str, Any]:
-    """The deterministic answer: a python block echoing what tests need to check routing."""
+def _completion(
+    route: str, body: dict[str, Any], answers: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """The deterministic answer: the text of the first of `answers` whose marker the prompt
+    contains, else a python block echoing what tests need to check routing."""
     if route == "chat":
         messages = body.get("messages") or [{}]
         prompt = str(messages[-1].get("content", ""))
     else:
         prompt = str(body.get("prompt", ""))
     last = prompt.rstrip("\n").rsplit("\n", 1)[-1]
+    chosen = [text for marker, text in (answers or {}).items() if marker in _prompt_text(body)]
     text = (
-        f"```python\n# route: {route}\n# last: {last}\n# seed: {body.get('seed')}\n"
-        f"# temperature: {body.get('temperature')}\nprint({last!r})\n```"
+        chosen[0]
+        if chosen
+        else (
+            f"```python\n# route: {route}\n# last: {last}\n# seed: {body.get('seed')}\n"
+            f"# temperature: {body.get('temperature')}\nprint({last!r})\n```"
+        )
     )
     choice: dict[str, Any] = {"index": 0, "finish_reason": "stop"}
     if route == "chat":

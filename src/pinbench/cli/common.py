@@ -23,7 +23,7 @@ from pinbench.report.data import Report, build_report
 from pinbench.store.runs import RunRow, RunStore
 from pinbench.tasks.generation.loaders import LOADERS, LoadResult, detect_format, load_dataset
 from pinbench.tasks.generation.problem import Problem
-from pinbench.tasks.generation.splits import SPLITS, select_split
+from pinbench.tasks.generation.splits import LANGUAGES, SPLITS, select_split
 
 HELP_WIDTH = 120  # `--help` written to a pipe or a file: wide enough that the options breathe
 _UNBOUNDED = 10_000  # "no width": a line of text or a table row is never wrapped below this
@@ -159,6 +159,15 @@ SplitOpt = Annotated[
     ),
 ]
 
+LanguageOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--language",
+        help=f"Only problems in this language ({', '.join(LANGUAGES)}; javascript includes "
+        "TypeScript); the split then applies within it.",
+    ),
+]
+
 
 def detect_or_exit(dataset: Path) -> str:
     try:
@@ -167,12 +176,14 @@ def detect_or_exit(dataset: Path) -> str:
         fail(str(exc))
 
 
-def split_or_exit(problems: list[Problem], split: str) -> list[Problem]:
+def split_or_exit(
+    problems: list[Problem], split: str, language: str | None = None
+) -> list[Problem]:
     try:
-        chosen = select_split(problems, split)
+        chosen = select_split(problems, split, language)
     except ValueError as exc:
         fail(str(exc))
-    if not chosen and split in ("default", "quick") and problems:
+    if not chosen and language is None and split in ("default", "quick") and problems:
         fail(f"split {split!r} holds the Python problems and there are none: try --split js")
     return chosen
 

@@ -53,7 +53,9 @@ def drift_cmd(
             fail(f"drift needs a generation run, not {config.task!r}")
         path = Path(config.dataset)
         problems = split_or_exit(
-            load_or_exit(path, config.dataset_format, False).problems, config.split
+            load_or_exit(path, config.dataset_format, False).problems,
+            config.split,
+            config.language,
         )
         if config.only:
             problems = [p for p in problems if p.id in set(config.only)]

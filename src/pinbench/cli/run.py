@@ -11,6 +11,7 @@ from rich.text import Text
 from pinbench.cli.common import (
     DirectOpt,
     FormatOpt,
+    LanguageOpt,
     ResultsOpt,
     SplitOpt,
     console,
@@ -51,6 +52,7 @@ def run_cmd(
     ] = "builtin",
     fmt: FormatOpt = None,
     split: SplitOpt = "default",
+    language: LanguageOpt = None,
     only: Annotated[list[str] | None, typer.Option("--only", help="Only these problems.")] = None,
     preset: Annotated[str | None, typer.Option("--preset", help=_PRESET_HELP)] = None,
     n: Annotated[int | None, typer.Option("-n", help="Samples per problem and seed.")] = None,
@@ -186,6 +188,7 @@ def run_cmd(
             task=task,
             fmt=fmt,
             split=split,
+            language=language,
             only=tuple(only or ()),
             preset=preset,
             jobs=jobs,

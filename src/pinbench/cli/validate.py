@@ -12,6 +12,7 @@ from rich.text import Text
 from pinbench.cli.common import (
     DirectOpt,
     FormatOpt,
+    LanguageOpt,
     SplitOpt,
     StrictOpt,
     console,
@@ -40,6 +41,7 @@ def validate_cmd(
     strict: StrictOpt = False,
     allow_direct_references: DirectOpt = False,
     split: SplitOpt = "default",
+    language: LanguageOpt = None,
     discriminative: Annotated[
         bool,
         typer.Option(
@@ -80,13 +82,17 @@ def validate_cmd(
 
         pinbench validate builtin --split quick --discriminative
 
+        pinbench validate builtin --language javascript --discriminative
+
         pinbench validate GitChameleon/dataset --jobs 4 --json out/validate.json
 
         pinbench validate gitchameleon.csv --format gitchameleon1 --strict
     """
     fmt = fmt or detect_or_exit(dataset)
     loaded = load_or_exit(dataset, fmt, strict, allow_direct_references)
-    problems = [p for p in split_or_exit(loaded.problems, split) if not only or p.id in only]
+    problems = [
+        p for p in split_or_exit(loaded.problems, split, language) if not only or p.id in only
+    ]
     if not problems:
         fail("no problem to validate")
     isolation = detect()

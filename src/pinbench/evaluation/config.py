@@ -28,6 +28,7 @@ class RunConfig(BaseModel):
     dataset: str = "builtin"
     dataset_format: str | None = None
     split: str = "default"
+    language: str | None = None
     only: tuple[str, ...] = ()
     n: int = Field(default=1, ge=1)
     k: tuple[int, ...] = (1,)
@@ -62,7 +63,10 @@ class RunConfig(BaseModel):
 
     @property
     def run_id(self) -> str:
-        blob = json.dumps(self.model_dump(mode="json"), sort_keys=True)
+        fields = self.model_dump(mode="json")
+        if fields["language"] is None:  # runs from before --language keep their ids
+            del fields["language"]
+        blob = json.dumps(fields, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
 
     def sampling(self, seed: int, sample: int) -> Sampling:

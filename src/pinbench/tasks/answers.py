@@ -7,11 +7,7 @@ from __future__ import annotations
 
 import ast
 import functools
-import os
 import re
-import shutil
-import subprocess
-import tempfile
 import textwrap
 import warnings
 
@@ -30,30 +26,6 @@ def compiles(program: str) -> bool:
         except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
             return False
     return True
-
-
-def node_parses(program: str) -> bool:
-    """Whether Node's parser accepts a JavaScript program (`node --check`: it is parsed, never
-    run), as CommonJS, else as an ES module; False without a Node here."""
-    if not program.strip() or "\x00" in program:
-        return False
-    node = shutil.which("node")
-    if node is None:
-        return False
-    with tempfile.TemporaryDirectory(prefix="pinbench-check-") as scratch:
-        for name in ("program.cjs", "program.mjs"):
-            path = os.path.join(scratch, name)
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(program)
-            try:
-                done = subprocess.run(
-                    [node, "--check", path], capture_output=True, timeout=30, check=False
-                )
-            except (OSError, subprocess.TimeoutExpired):
-                return False
-            if done.returncode == 0:
-                return True
-    return False
 
 
 # Markdown fences. An opening fence may be indented (answers nest code in list items); a closing

@@ -25,7 +25,7 @@ class GenerationFamily:
             settings.dataset, fmt, allow_direct_references=settings.allow_direct_references
         )
         try:
-            problems = select_split(loaded.problems, settings.split)
+            problems = select_split(loaded.problems, settings.split, settings.language)
         except ValueError as exc:
             raise DatasetError(str(exc)) from None
         task = GenerationTask(style=Style(settings.style), docs=settings.docs, cot=settings.cot)

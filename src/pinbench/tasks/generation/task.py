@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pinbench.core.item import Item
 from pinbench.core.records import ItemMeta
 from pinbench.core.tests import runner_modules
+from pinbench.envs.node.syntax import ParserUnavailable, syntax_error
 from pinbench.models.base import Request, Sampling
-from pinbench.tasks.answers import node_parses
 from pinbench.tasks.base import BaseTask, Feedback
 from pinbench.tasks.generation.extract import extract_program
 from pinbench.tasks.generation.problem import Language, Problem, env_spec_for
@@ -77,12 +77,17 @@ class GenerationTask(BaseTask):
 
     def compiles(self, item: Item[Problem], program: str) -> bool:
         """Python: it compiles; JavaScript: Node's parser accepts it (`node --check`, which
-        runs nothing); TypeScript (checked in the sandbox, with its types): it is not empty."""
-        if item.payload.language is Language.PYTHON:
+        runs nothing); TypeScript: the TypeScript parser accepts it (its types are checked in
+        the sandbox). Without a parser here, it does not count as compiling."""
+        language = item.payload.language
+        if language is Language.PYTHON:
             return super().compiles(item, program)
-        if item.payload.language is Language.TYPESCRIPT:
-            return bool(program.strip())
-        return node_parses(program)
+        if not program.strip():
+            return False
+        try:
+            return syntax_error(program, typescript=language is Language.TYPESCRIPT) is None
+        except ParserUnavailable:
+            return False
 
     def reference_answer(self, item: Item[Problem]) -> str:
         # Fenced like a model's answer, so the same extraction path is exercised.

@@ -51,7 +51,7 @@ class VersiCodeFamily:
             )
             skipped = [str(issue) for issue in dataset.issues]
             try:
-                problems = select_split(dataset.problems, settings.split)
+                problems = select_split(dataset.problems, settings.split, settings.language)
             except ValueError as exc:
                 raise DatasetError(str(exc)) from None
             derived = derive(problems)
