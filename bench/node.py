@@ -4,7 +4,8 @@ ways (`npx jest` per sample, a fresh `node` per sample), side by side in one run
 
 Usage: uv run python bench/node.py [--runs 5] [--executions 40]
 "warm store": the environment removed and rebuilt; npm's cache and the package store are warm.
-"pinbench": `execute` with full isolation (own uid, namespaces, seccomp, limits) per sample.
+"pinbench": `execute` with full isolation (own uid, namespaces, seccomp, limits) per sample,
+trusted (the test in a grader process, the program in its own) and in-process (one process).
 "npx jest": `npx jest` on a directory with the program and its test, per sample (no sandbox).
 "fresh node": the harness's runner in a fresh `node`, per sample (no sandbox).
 """
@@ -64,8 +65,8 @@ def envs(runs: int) -> NodeEnvironment:
     return env
 
 
-def pinbench_rate(env: NodeEnvironment, n: int) -> float:
-    spec = TestSpec(kind=TestKind.JEST, code=TEST, module="solution", in_process=True)
+def pinbench_rate(env: NodeEnvironment, n: int, in_process: bool) -> float:
+    spec = TestSpec(kind=TestKind.JEST, code=TEST, module="solution", in_process=in_process)
     started = time.perf_counter()
     for _ in range(n):
         result = execute(env.interpreter, PROGRAM, spec, Limits(wall_seconds=30))
@@ -79,7 +80,8 @@ def fresh_node_rate(env: NodeEnvironment, n: int) -> float:
         Path(work, "test_solution.js").write_text(TEST)
         os.symlink(env.path / "node_modules", Path(work, "node_modules"))
         runner = INSIDE / "_pinbench_jest.js"
-        argv = [str(env.node), str(runner), f"{work}/solution.js", f"{work}/test_solution.js", "1"]
+        argv = [str(env.node), str(runner), "local", f"{work}/solution.js"]
+        argv += [f"{work}/test_solution.js", "1"]
         started = time.perf_counter()
         for _ in range(n):
             out = subprocess.run(argv, capture_output=True, text=True, check=True)
@@ -108,10 +110,12 @@ def main() -> None:
     args = parser.parse_args()
     env = envs(args.runs)
     n = args.executions
-    ours = pinbench_rate(env, n)
+    ours = pinbench_rate(env, n, in_process=False)
+    one = pinbench_rate(env, n, in_process=True)
     fresh = fresh_node_rate(env, n)
     jest = npx_jest_rate(max(5, n // 8))
-    print(f"pinbench (full isolation): {ours:6.2f} executions/s")
+    print(f"pinbench (full isolation): {ours:6.2f} executions/s (trusted: grader + program)")
+    print(f"pinbench, one process    : {one:6.2f} executions/s (in-process grading)")
     print(f"fresh node per sample     : {fresh:6.2f} executions/s (no sandbox)")
     print(f"npx jest per sample       : {jest:6.2f} executions/s (no sandbox)")
     print(f"ratios: pinbench/npx jest {ours / jest:.1f}x, pinbench/fresh node {ours / fresh:.2f}x")

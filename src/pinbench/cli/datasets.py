@@ -104,10 +104,14 @@ def datasets_stats(
     )
     for title, counts in (
         ("library", stats.by_library),
+        ("language", stats.by_language),
         ("python", stats.by_python),
+        ("node", stats.by_node),
         ("year", stats.by_year),
         ("type of change", stats.by_change),
     ):
+        if not counts:
+            continue
         table = Table(title=f"by {title}")
         table.add_column(title)
         table.add_column("problems", justify="right")
