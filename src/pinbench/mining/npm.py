@@ -14,12 +14,12 @@ from pinbench.core.outcome import Limits, Status
 from pinbench.core.tests import TestKind, TestSpec
 from pinbench.envs import ensure
 from pinbench.envs.node import registry
+from pinbench.envs.node.syntax import TYPESCRIPT
 from pinbench.execution.local import ExecutionService
 from pinbench.mining.lifespans import MARKER, Snapshot
 
 MAX_DEPTH = 3
 # The checker that reads the declarations (any package's `typescript` pin wins over it)
-TYPESCRIPT = "typescript@5.4.5"
 _TEST = "test('introspected', async () => { await require('./solution').done; });\n"
 
 

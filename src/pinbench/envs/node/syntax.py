@@ -17,7 +17,9 @@ from pathlib import Path
 
 from pinbench.core.env import EnvError, EnvSpec
 
-TYPESCRIPT = "typescript@5.4.5"  # the harness's checker (tasks' TS_HARNESS pins the same)
+TYPESCRIPT = (
+    "typescript@5.4.5"  # the harness's TypeScript: its parser here, its checker in the sandbox
+)
 _TIMEOUT = 60.0
 
 # Reads the program from stdin; prints the first syntactic diagnostic ("line:col message"), or

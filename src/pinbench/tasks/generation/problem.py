@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pinbench.core.env import EnvSpec
 from pinbench.core.tests import TestKind, TestSpec
 from pinbench.envs.node.builder import split_pin
+from pinbench.envs.node.syntax import TYPESCRIPT
 from pinbench.envs.python.spec import pinned_spec, requirement_pins
 
 _NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")  # PEP 508's distribution name
@@ -24,7 +25,7 @@ NODE_LIBRARY = "node"  # a problem about Node's own standard library: `version` 
 # What the harness adds to every Node environment: Jest's `expect` (its API since Jest 23,
 # running on Node 10+), and for TypeScript programs the checker unless the problem pins one
 JS_HARNESS = ("expect@26.6.2",)
-TS_HARNESS = ("typescript@5.4.5",)
+TS_HARNESS = (TYPESCRIPT,)
 
 
 class Language(StrEnum):
