@@ -17,9 +17,8 @@ from pathlib import Path
 
 from pinbench.core.env import EnvError, EnvSpec
 
-TYPESCRIPT = (
-    "typescript@5.4.5"  # the harness's TypeScript: its parser here, its checker in the sandbox
-)
+# the harness's TypeScript: its parser on the host, its checker in the sandbox
+TYPESCRIPT = "typescript@5.4.5"
 _TIMEOUT = 60.0
 
 # Reads the program from stdin; prints the first syntactic diagnostic ("line:col message"), or
