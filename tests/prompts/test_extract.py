@@ -17,7 +17,7 @@ from pinbench.tasks.answers import compiles
 from pinbench.tasks.generation import extract as extract_module
 from pinbench.tasks.generation.extract import extract_program
 from pinbench.tasks.generation.loaders import load_dataset
-from pinbench.tasks.generation.problem import Problem
+from pinbench.tasks.generation.problem import Language, Problem
 from pinbench.tasks.generation.templates import Style
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -26,7 +26,9 @@ COMPLETION = Style.COMPLETION
 
 @cache
 def builtin() -> tuple[Problem, ...]:
-    return tuple(load_dataset(Path("builtin")).problems)
+    """The builtin Python problems (the JavaScript ones' fences are tested on their own)."""
+    problems = load_dataset(Path("builtin")).problems
+    return tuple(p for p in problems if p.language is Language.PYTHON)
 
 
 @cache

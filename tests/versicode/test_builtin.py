@@ -8,14 +8,15 @@ from pathlib import Path
 import pytest
 
 from pinbench.tasks.generation.loaders import load_dataset
-from pinbench.tasks.generation.problem import Problem
+from pinbench.tasks.generation.problem import Language, Problem
 from pinbench.tasks.versicode.builtin import BuiltinTasks, contrast_meta, derive, pinned_meta
 from pinbench.tasks.versicode.model import EditDirection, Granularity, Lifespan, Source, Transition
 
 
 @pytest.fixture(scope="module")
 def problems() -> dict[str, Problem]:
-    return {p.id: p for p in load_dataset(Path("builtin")).problems}
+    problems = load_dataset(Path("builtin")).problems
+    return {p.id: p for p in problems if p.language is Language.PYTHON}
 
 
 @pytest.fixture(scope="module")

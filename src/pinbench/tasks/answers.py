@@ -11,6 +11,8 @@ import re
 import textwrap
 import warnings
 
+from pinbench.envs.node.syntax import ParserUnavailable, syntax_error
+
 
 def compiles(program: str) -> bool:
     """Whether `program` compiles as a module (it is never run). Stricter than parsing: compile
@@ -26,6 +28,20 @@ def compiles(program: str) -> bool:
         except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
             return False
     return True
+
+
+def compiles_as(program: str, language: str) -> bool:
+    """Whether `program` compiles in its language, never running it: Python's compiler;
+    JavaScript: Node's parser; TypeScript: the TypeScript parser (its types are the sandbox's
+    business). Without a parser here, it does not count as compiling."""
+    if language == "python":
+        return compiles(program)
+    if not program.strip():
+        return False
+    try:
+        return syntax_error(program, typescript=language == "typescript") is None
+    except ParserUnavailable:
+        return False
 
 
 # Markdown fences. An opening fence may be indented (answers nest code in list items); a closing

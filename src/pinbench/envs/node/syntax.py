@@ -93,15 +93,14 @@ def _typescript() -> tuple[Path, Path]:
     return env.path / "bin" / "node", env.path / "node_modules" / "typescript"
 
 
-def typescript_error(program: str) -> str | None:
-    """The TypeScript parser's first syntactic diagnostic for the program, or None when it
-    parses (types are the sandbox's type check's business)."""
-    if "\x00" in program:
-        return "a program has no null characters"
+def run_with_typescript(script: str, program: str, *args: str) -> str:
+    """Run a harness `script` (Node code that parses with `require(process.argv[1])`, the
+    pinned TypeScript package; `args` follow it) with the program on stdin; its stdout.
+    The script is pinbench's own; the program is only data to it."""
     node, package = _typescript()
     try:
         done = subprocess.run(
-            [str(node), "-e", _PARSE_TS, str(package)],
+            [str(node), "-e", script, str(package), *args],
             input=program.encode(),
             capture_output=True,
             timeout=_TIMEOUT,
@@ -114,7 +113,15 @@ def typescript_error(program: str) -> str | None:
         raise ParserUnavailable(
             f"the TypeScript parser failed: {done.stderr.decode(errors='replace')[-300:]}"
         )
-    return done.stdout.decode(errors="replace").strip() or None
+    return done.stdout.decode(errors="replace")
+
+
+def typescript_error(program: str) -> str | None:
+    """The TypeScript parser's first syntactic diagnostic for the program, or None when it
+    parses (types are the sandbox's type check's business)."""
+    if "\x00" in program:
+        return "a program has no null characters"
+    return run_with_typescript(_PARSE_TS, program).strip() or None
 
 
 def syntax_error(program: str, typescript: bool) -> str | None:

@@ -43,6 +43,13 @@ class Language(StrEnum):
     def fence(self) -> str:
         return self.value
 
+    @property
+    def display_name(self) -> str:
+        """How a prompt names it: 'Python', 'JavaScript (Node.js)', 'TypeScript (Node.js)'."""
+        if self is Language.PYTHON:
+            return "Python"
+        return ("JavaScript" if self is Language.JAVASCRIPT else "TypeScript") + " (Node.js)"
+
 
 class ChangeCategory(StrEnum):
     """The four kinds of version change a problem exercises (GitChameleon's taxonomy)."""
@@ -252,18 +259,26 @@ def _check_npm(library: str, version: str, pins: tuple[str, ...]) -> None:
         split_pin(pin)  # ValueError: not like 'name@1.2.3'
 
 
+def node_env_spec(
+    packages: tuple[str, ...], node: str | None, language: Language, as_of: date | None = None
+) -> EnvSpec:
+    """A JavaScript or TypeScript program's environment: Node at `node`, the npm `packages`,
+    and the harness's tools the packages do not pin themselves (Jest's `expect`; TypeScript)."""
+    pinned = {split_pin(p)[0] for p in packages}
+    harness = (*JS_HARNESS, *(TS_HARNESS if language is Language.TYPESCRIPT else ()))
+    return EnvSpec(
+        toolchain="node",
+        version=node,
+        pins=packages,
+        extras=tuple(p for p in harness if split_pin(p)[0] not in pinned),
+        as_of=as_of,
+    )
+
+
 def env_spec_for(problem: Problem, as_of: date | None = None) -> EnvSpec:
     """The environment a problem needs; `as_of` comes from the pins' upload dates when known."""
     if problem.language is not Language.PYTHON:
-        pinned = {split_pin(p)[0] for p in problem.packages}
-        harness = (*JS_HARNESS, *(TS_HARNESS if problem.language is Language.TYPESCRIPT else ()))
-        return EnvSpec(
-            toolchain="node",
-            version=problem.toolchain_version,
-            pins=problem.packages,
-            extras=tuple(p for p in harness if split_pin(p)[0] not in pinned),
-            as_of=as_of,
-        )
+        return node_env_spec(problem.packages, problem.toolchain_version, problem.language, as_of)
     return pinned_spec(
         problem.pins,
         problem.python_version,

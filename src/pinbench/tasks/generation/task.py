@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from pinbench.core.item import Item
 from pinbench.core.records import ItemMeta
 from pinbench.core.tests import runner_modules
-from pinbench.envs.node.syntax import ParserUnavailable, syntax_error
 from pinbench.models.base import Request, Sampling
+from pinbench.tasks.answers import compiles_as
 from pinbench.tasks.base import BaseTask, Feedback
 from pinbench.tasks.generation.extract import extract_program
-from pinbench.tasks.generation.problem import Language, Problem, env_spec_for
+from pinbench.tasks.generation.problem import Problem, env_spec_for
 from pinbench.tasks.generation.templates import Style, build_request
 
 
@@ -79,15 +79,7 @@ class GenerationTask(BaseTask):
         """Python: it compiles; JavaScript: Node's parser accepts it (`node --check`, which
         runs nothing); TypeScript: the TypeScript parser accepts it (its types are checked in
         the sandbox). Without a parser here, it does not count as compiling."""
-        language = item.payload.language
-        if language is Language.PYTHON:
-            return super().compiles(item, program)
-        if not program.strip():
-            return False
-        try:
-            return syntax_error(program, typescript=language is Language.TYPESCRIPT) is None
-        except ParserUnavailable:
-            return False
+        return compiles_as(program, item.payload.language.value)
 
     def reference_answer(self, item: Item[Problem]) -> str:
         # Fenced like a model's answer, so the same extraction path is exercised.

@@ -203,11 +203,6 @@ def _completion_prompt(problem: Problem, *, docs: bool, feedback: Feedback | Non
 
 
 _RUNTIME = {Language.PYTHON: "Python", Language.JAVASCRIPT: "Node", Language.TYPESCRIPT: "Node"}
-_NAMES = {
-    Language.PYTHON: "Python",
-    Language.JAVASCRIPT: "JavaScript (Node.js)",
-    Language.TYPESCRIPT: "TypeScript (Node.js)",
-}
 _COMMENT = {Language.PYTHON: "#", Language.JAVASCRIPT: "//", Language.TYPESCRIPT: "//"}
 
 
@@ -219,7 +214,7 @@ def _pin_fields(problem: Problem) -> dict[str, str]:
     return {
         "requirement": problem.pins[0],
         "python_clause": clause,
-        "language": _NAMES[problem.language],
+        "language": problem.language.display_name,
         "fence_lang": problem.language.fence,
     }
 

@@ -16,13 +16,15 @@ Where each meta-instance's test runs:
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from packaging.version import InvalidVersion, Version
 
-from pinbench.tasks.generation.problem import Problem
-from pinbench.tasks.versicode.masking import completion_tasks
+from pinbench.envs.node.syntax import ParserUnavailable
+from pinbench.tasks.generation.problem import Language, Problem
+from pinbench.tasks.versicode.masking import completion_tasks, read_js_snippets
 from pinbench.tasks.versicode.model import (
     CompletionTask,
     EditDirection,
@@ -50,6 +52,17 @@ def derive(problems: Iterable[Problem]) -> BuiltinTasks:
     tag instead, and there is no editing pair.
     """
     derived = BuiltinTasks()
+    problems = list(problems)
+    snippets = [
+        (p.library, code)
+        for p in problems
+        if p.language is not Language.PYTHON
+        for code in (p.solution, p.contrast.solution if p.contrast else None)
+        if code
+    ]
+    # one parser process for all of them; without one, each problem's tasks say why they are not
+    with contextlib.suppress(ParserUnavailable):
+        read_js_snippets(snippets)
     for problem in problems:
         pinned = pinned_meta(problem)
         contrast = contrast_meta(problem)
@@ -79,7 +92,9 @@ def pinned_meta(problem: Problem) -> MetaInstance:
     return MetaInstance(
         library=problem.library,
         version=problem.version,
+        language=problem.language.value,
         python_version=problem.python_version,
+        node_version=problem.node_version,
         extra_pins=problem.extra_pins,
         description=problem.problem,
         code=problem.solution,
@@ -101,7 +116,9 @@ def contrast_meta(problem: Problem) -> MetaInstance | None:
     return MetaInstance(
         library=problem.library,
         version=contrast.version,
+        language=problem.language.value,
         python_version=contrast.python_version or problem.python_version,
+        node_version=contrast.node_version or problem.node_version,
         extra_pins=contrast.extra_pins or problem.extra_pins,
         description=problem.problem,
         code=contrast.solution,

@@ -1,6 +1,11 @@
 """Completion tasks from a meta-instance: find the version-sensitive API use with the AST and mask
 it as a token, a line or a block.
 
+JavaScript and TypeScript snippets are read the same way with the TypeScript compiler's parser
+(`_js_uses.js`, run on the host: it parses and runs nothing): `require` and `import` bindings,
+member chains, calls of the module itself (`moment()`), and an options object's keys standing
+for keyword arguments (`qs.stringify({allowDots})`).
+
 Text search cannot tell `np.linalg.norm` from a local `norm`, nor see that `la.norm` is the same
 API after `from numpy import linalg as la`; the AST can. Imports anywhere in the snippet bind
 names for the whole snippet (function-local imports are common in short programs); a library's
@@ -12,13 +17,17 @@ from __future__ import annotations
 import ast
 import bisect
 import difflib
+import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from importlib import resources
+from typing import Any
 
 from packaging.utils import canonicalize_name
 
+from pinbench.envs.node.syntax import ParserUnavailable, run_with_typescript
 from pinbench.tasks.versicode.model import CompletionTask, Granularity, MetaInstance
 
 # Distributions whose import name is not their own name (the rest: name with '-' -> '_').
@@ -79,14 +88,72 @@ def module_names(library: str) -> frozenset[str]:
     return frozenset(_IMPORT_NAMES.get(canonical, (canonical.replace("-", "_"),)))
 
 
-def find_api_uses(code: str, library: str) -> list[ApiUse]:
+def find_api_uses(code: str, library: str, language: str = "python") -> list[ApiUse]:
     """Every use of `library` in `code`, plus unresolved attributes, in source order.
 
     Raises SyntaxError when the code does not parse, even with its common indentation removed
-    (snippets cut from a class body are indented).
+    (snippets cut from a class body are indented); for JavaScript and TypeScript
+    (`language`), ParserUnavailable when no parser can be had here.
     """
+    if language != "python":
+        return sorted(_js_uses(code, library), key=_position)
     tree, margin = _parse(code)
     return sorted(_Collector(code, tree, margin, module_names(library)).uses, key=_position)
+
+
+_JS_USES: dict[tuple[str, str], dict[str, Any]] = {}  # (library, code) -> the parser's answer
+
+
+def read_js_snippets(snippets: Iterable[tuple[str, str]]) -> None:
+    """Parse many (library, code) JavaScript/TypeScript snippets in one parser process, for
+    `find_api_uses` to answer from (a process per snippet costs ~0.2 s of Node startup)."""
+    wanted = list(dict.fromkeys(s for s in snippets if s not in _JS_USES))
+    if not wanted:
+        return
+    script = resources.files("pinbench.tasks.versicode").joinpath("_js_uses.js").read_text()
+    answers = json.loads(run_with_typescript(script, json.dumps(wanted)))
+    _JS_USES.update(zip(wanted, answers, strict=True))
+
+
+def _js_uses(code: str, library: str) -> list[ApiUse]:
+    read_js_snippets([(library, code)])
+    found = _JS_USES[(library, code)]
+    if "error" in found:
+        where, _, message = str(found["error"]).partition(" ")
+        line, _, column = where.partition(":")
+        raise SyntaxError(message, ("snippet", int(line), int(column), ""))
+    index = _utf16_index(code)  # the parser counts UTF-16 units, Python code points
+    starts = [0] + [m.end() for m in _NEWLINE.finditer(code)]
+    uses = []
+    for use in found["uses"]:
+        token = (index[use["token"][0]], index[use["token"][1]])
+        lineno = bisect.bisect_right(starts, token[0])
+        start = starts[lineno - 1]
+        end = starts[lineno] if lineno < len(starts) else len(code)
+        text = _NEWLINE.sub("", code[start:end])
+        span = (start + len(text) - len(text.lstrip()), start + len(text.rstrip()))
+        uses.append(
+            ApiUse(
+                qualname=use["qualname"],
+                name=use["name"],
+                kind=UseKind(use["kind"]),
+                resolved=bool(use["resolved"]),
+                lineno=lineno,
+                token=token,
+                line=span,
+                block=(index[use["block"][0]], index[use["block"][1]]),
+            )
+        )
+    return uses
+
+
+def _utf16_index(code: str) -> list[int]:
+    """For each UTF-16 offset into `code` (and its end), the code-point offset."""
+    index: list[int] = []
+    for position, char in enumerate(code):
+        index.extend([position] * (2 if ord(char) > 0xFFFF else 1))
+    index.append(len(code))
+    return index
 
 
 def changed_lines(code: str, other: str) -> set[int]:
@@ -118,6 +185,7 @@ def choose_target(
     api: str | None = None,
     code: str | None = None,
     other: str | None = None,
+    language: str = "python",
 ) -> Target | str:
     """The use to mask, or why there is none.
 
@@ -132,9 +200,9 @@ def choose_target(
         if not named:
             return f"no use of API {api!r}"
         best = _last(named)
-        return Target(best, other is None or best.name not in _names(other, library))
+        return Target(best, other is None or best.name not in _names(other, library, language))
     if other is not None and code is not None:
-        return _diff_target(uses, library, code, other)
+        return _diff_target(uses, library, code, other, language)
     calls = [u for u in uses if u.resolved and u.kind is UseKind.CALL]
     references = [u for u in uses if u.resolved and u.kind is UseKind.REFERENCE]
     if not calls and not references:
@@ -170,13 +238,17 @@ def completion_tasks(
     reason = _cannot_mask(meta.code)
     if reason is None:
         try:
-            uses = find_api_uses(meta.code, meta.library)
+            uses = find_api_uses(meta.code, meta.library, meta.language)
         except SyntaxError as exc:
             reason = f"code does not parse: {exc.msg} (line {exc.lineno})"
+        except ParserUnavailable as exc:
+            reason = str(exc)
     if reason is not None:
         return MaskResult(skipped=dict.fromkeys(wanted, reason))
     named = api if api is not None or other is not None else meta.api
-    target = choose_target(uses, meta.library, api=named, code=meta.code, other=other)
+    target = choose_target(
+        uses, meta.library, api=named, code=meta.code, other=other, language=meta.language
+    )
     if isinstance(target, str):
         return MaskResult(skipped=dict.fromkeys(wanted, target))
     result = MaskResult()
@@ -221,13 +293,15 @@ def _cannot_mask(code: str) -> str | None:
     return None
 
 
-def _diff_target(uses: Sequence[ApiUse], library: str, code: str, other: str) -> Target | str:
+def _diff_target(
+    uses: Sequence[ApiUse], library: str, code: str, other: str, language: str = "python"
+) -> Target | str:
     changed = changed_lines(code, other)
     if not changed:
         return "the two versions' code is the same"
     on_diff = [u for u in uses if u.lineno in changed]
-    names = _names(other, library)
-    qualnames = _qualnames(other, library)
+    names = _names(other, library, language)
+    qualnames = _qualnames(other, library, language)
     renamed = [u for u in on_diff if u.name not in names]
     # Each tier only adds what the earlier ones left out, so the comments name what is new.
     tiers: tuple[tuple[list[ApiUse], bool], ...] = (
@@ -249,18 +323,18 @@ def _is_api(use: ApiUse) -> bool:
     return use.kind is not UseKind.KEYWORD
 
 
-def _names(code: str, library: str) -> set[str]:
+def _names(code: str, library: str, language: str = "python") -> set[str]:
     """The API names `code` uses; every identifier when it does not parse."""
     try:
-        return {u.name for u in find_api_uses(code, library)}
-    except SyntaxError:
+        return {u.name for u in find_api_uses(code, library, language)}
+    except (SyntaxError, ParserUnavailable):
         return set(_IDENTIFIER.findall(code))
 
 
-def _qualnames(code: str, library: str) -> set[str]:
+def _qualnames(code: str, library: str, language: str = "python") -> set[str]:
     try:
-        return {u.qualname for u in find_api_uses(code, library)}
-    except SyntaxError:
+        return {u.qualname for u in find_api_uses(code, library, language)}
+    except (SyntaxError, ParserUnavailable):
         return set()
 
 

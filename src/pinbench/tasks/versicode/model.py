@@ -73,7 +73,11 @@ class MetaInstance(BaseModel):
         description="the PEP 440 specifier set the snippet was published with, "
         "when that is not a pin ('<0.25', '==1.*', '<2,>=1.2')",
     )
+    language: str = Field(
+        default="python", description="python, javascript or typescript (pinbench's own problems)"
+    )
     python_version: str | None = None
+    node_version: str | None = Field(default=None, description="JavaScript: the Node release")
     extra_pins: tuple[str, ...] = Field(default=(), description="other requirements of `test`")
     description: str = ""
     code: str
@@ -127,6 +131,12 @@ class MetaInstance(BaseModel):
         inside it is chosen: the task asks for code that works with the constraint)."""
         if self.constraint is not None:
             return f"{self.library}{self.constraint}"
+        if self.language != "python":
+            return (
+                f"Node {self.version}"
+                if self.library == "node"
+                else f"{self.library}@{self.version}"
+            )
         return f"{self.library}=={self.version}"
 
     @field_validator("release_date")

@@ -18,36 +18,38 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pinbench.core.env import Environment
+from pinbench.core.env import Environment, EnvSpec
 from pinbench.core.item import Item
 from pinbench.core.records import ItemMeta
 from pinbench.core.tests import runner_modules
 from pinbench.envs.python.spec import pinned_spec, requirement_pins
 from pinbench.models.base import Message, Request, Sampling
+from pinbench.tasks.answers import compiles_as
 from pinbench.tasks.base import BaseTask, Feedback
+from pinbench.tasks.generation.problem import NODE_LIBRARY, Language, node_env_spec
 from pinbench.tasks.versicode import metrics, versions
 from pinbench.tasks.versicode.model import CompletionTask, EditTask, Granularity, MetaInstance
 
 Task = CompletionTask | EditTask
 
 SYSTEM = (
-    "You are an expert Python programmer who knows exactly which APIs exist in each version of "
-    "a library. Put your answer between <start> and <end>, with nothing else between them."
+    "You are an expert {language} programmer who knows exactly which APIs exist in each version "
+    "of a library. Put your answer between <start> and <end>, with nothing else between them."
 )
 COMPLETION = (
     "This code is written for {requirement}{python}.{description}\n"
     "The part marked {mask} is hidden. Write the {what} that replaces {mask}, as it must be for "
-    "{requirement}.\n\n```python\n{code}\n```\n\nAnswer: <start>the {what}<end>"
+    "{requirement}.\n\n```{fence}\n{code}\n```\n\nAnswer: <start>the {what}<end>"
 )
 GENERATION = (  # VersiCode's block level: description and requirement, no code
-    "Write Python code for {requirement}{python}.{description}\n"
+    "Write {language} code for {requirement}{python}.{description}\n"
     "Use the API as it is in {requirement}.\n\n"
     "Answer with the complete code: <start>code<end>"
 )
 EDITING = (
     "This code works with {source}.{description}\n"
     "Rewrite it so that it works with {target}, keeping what it does.\n\n"
-    "```python\n{code}\n```\n\nAnswer with the complete new code: <start>code<end>"
+    "```{fence}\n{code}\n```\n\nAnswer with the complete new code: <start>code<end>"
 )
 _WHAT = {"token": "identifier", "line": "line of code", "block": "block of code"}
 
@@ -100,7 +102,7 @@ def item_of(task: Task, chosen: str | LookupError | None = None) -> Item[Any]:
         id=task.id,
         library=meta.library,
         version=shown,
-        toolchain_version=meta.python_version,
+        toolchain_version=_toolchain_version(meta),
         release_date=meta.release_date,
         problem=(meta.description or meta.requirement) + note,
         hidden_test=meta.test.code if meta.test else "",
@@ -108,6 +110,14 @@ def item_of(task: Task, chosen: str | LookupError | None = None) -> Item[Any]:
     )
     if meta.test is None:
         return Item(payload=task, meta=info, reference=meta.code)
+    if meta.language != "python":
+        return Item(
+            payload=task,
+            meta=info,
+            env=_node_spec(meta, shown),
+            hidden_test=meta.test,
+            reference=meta.code,
+        )
     pins = requirement_pins(meta.library, shown, meta.extra_pins)
     if version is None:  # no release chosen: the environment pins the specifier, uv resolves it
         pins = (meta.requirement, *pins[1:])
@@ -141,11 +151,12 @@ class VersiCodeTask(BaseTask):
     ) -> Request:
         task = item.payload
         text = _completion_prompt(task) if isinstance(task, CompletionTask) else _edit_prompt(task)
+        system = SYSTEM.format(language=Language(target(task).language).display_name)
         return Request(
             problem_id=item.id,
             sample=sample,
             round=round,
-            messages=(Message(role="system", content=SYSTEM), Message(role="user", content=text)),
+            messages=(Message(role="system", content=system), Message(role="user", content=text)),
             sampling=sampling,
         )
 
@@ -158,17 +169,28 @@ class VersiCodeTask(BaseTask):
         task = item.payload
         answer = metrics.extract_answer(text, self.variant)
         # As VersiCode's scripts gate them: ISM/PM need the core API name in the answer, and a
-        # block or an edit must compile.
+        # block or an edit must compile. Its other-language script (JavaScript and others) has
+        # the name gate only; there, `grammar` is whether the program the answer makes parses
+        # in its language.
         core: str | None
         if isinstance(task, CompletionTask):
             reference, core = task.reference, task.api
             compile_gate = task.granularity is Granularity.BLOCK
         else:
             reference, core, compile_gate = task.to_meta.code, task.to_meta.api, True
+        language = target(task).language
+        if language != "python":
+            compile_gate = False
         scores = metrics.score_answer(
             answer, reference, self.variant, core_token=core, verify_grammar=compile_gate
         )
-        return {"em": scores.em, "ism": scores.ism, "pm": scores.pm, "grammar": scores.grammar}
+        grammar = scores.grammar
+        if language != "python":
+            grammar = self.compiles(item, self.program(item, text))
+        return {"em": scores.em, "ism": scores.ism, "pm": scores.pm, "grammar": grammar}
+
+    def compiles(self, item: Item[Task], program: str) -> bool:
+        return compiles_as(program, target(item.payload).language)
 
     def reference_answer(self, item: Item[Task]) -> str:
         task = item.payload
@@ -182,7 +204,28 @@ def target(task: Task) -> MetaInstance:
 
 
 def _python(meta: MetaInstance) -> str:
+    """The interpreter part of a requirement: ' and Python 3.9', ' on Node 18.20.4'."""
+    if meta.language != "python":
+        node = meta.node_version if meta.library != NODE_LIBRARY else None
+        return f" on Node {node}" if node else ""
     return f" and Python {meta.python_version}" if meta.python_version else ""
+
+
+def _toolchain_version(meta: MetaInstance) -> str | None:
+    if meta.language == "python":
+        return meta.python_version
+    return meta.version if meta.library == NODE_LIBRARY else meta.node_version
+
+
+def _node_spec(meta: MetaInstance, version: str) -> EnvSpec:
+    packages = meta.extra_pins
+    if meta.library != NODE_LIBRARY:
+        packages = (f"{meta.library}@{version}", *packages)
+    return node_env_spec(packages, _toolchain_version(meta), Language(meta.language))
+
+
+def _fence(meta: MetaInstance) -> str:
+    return Language(meta.language).fence
 
 
 def _description(meta: MetaInstance) -> str:
@@ -193,6 +236,7 @@ def _completion_prompt(task: CompletionTask) -> str:
     meta = task.meta
     if task.whole_program:
         return GENERATION.format(
+            language=Language(meta.language).display_name,
             requirement=meta.requirement,
             python=_python(meta),
             description=_description(meta),
@@ -204,6 +248,7 @@ def _completion_prompt(task: CompletionTask) -> str:
         mask=task.mask,
         what=_WHAT[task.granularity.value],
         code=task.masked_code.rstrip(),
+        fence=_fence(meta),
     )
 
 
@@ -214,4 +259,5 @@ def _edit_prompt(task: EditTask) -> str:
         target=f"{end.requirement}{_python(end)}",
         description=_description(start),
         code=start.code.rstrip(),
+        fence=_fence(start),
     )
