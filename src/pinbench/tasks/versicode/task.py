@@ -14,6 +14,7 @@ then pins the specifier itself and uv resolves it). String metrics never need th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -177,7 +178,7 @@ class VersiCodeTask(BaseTask):
             reference, core = task.reference, task.api
             compile_gate = task.granularity is Granularity.BLOCK
         else:
-            reference, core, compile_gate = task.to_meta.code, task.to_meta.api, True
+            reference, core, compile_gate = task.to_meta.code, _core_name(task.to_meta), True
         language = target(task).language
         if language != "python":
             compile_gate = False
@@ -201,6 +202,16 @@ class VersiCodeTask(BaseTask):
 def target(task: Task) -> MetaInstance:
     """The meta-instance whose version the answer must work with."""
     return task.meta if isinstance(task, CompletionTask) else task.to_meta
+
+
+def _core_name(meta: MetaInstance) -> str | None:
+    """VersiCode's `answer` for an edit: the core API's name as the target code writes it. An
+    `api` given as a dotted or prose label ('sklearn.metrics.root_mean_squared_error',
+    'dayjs#toArray') names its last identifier; a name the code lacks gates nothing."""
+    names = re.findall(r"[A-Za-z_$][\w$]*", meta.api or "")
+    if not names or not re.search(rf"(?<![\w$]){re.escape(names[-1])}(?![\w$])", meta.code):
+        return None
+    return str(names[-1])
 
 
 def _python(meta: MetaInstance) -> str:
