@@ -63,6 +63,7 @@ class Resolution:
             "builder": BUILDER_VERSION,
             "toolchain": "node",
             "node": self.node,
+            "harness_node": releases.HARNESS_NODE,
             "packages": sorted(self.packages.items()),
             "as_of": self.as_of.isoformat() if self.as_of else None,
             "platform": releases.binary_package(),
@@ -173,7 +174,7 @@ def _install(resolution: Resolution, target: Path) -> dict[str, Any]:
     bin_dir = target / "bin"
     bin_dir.mkdir()
     _link(releases.binary(resolution.node), bin_dir / "node")
-    harness = releases.exact(str(releases.HARNESS_MAJOR))
+    harness = releases.HARNESS_NODE
     _link(releases.binary(harness), bin_dir / "harness-node")
     (bin_dir / "python").symlink_to(_runner_python())
     return {
