@@ -80,6 +80,21 @@ def test_typescript_is_type_checked_then_run(lodash3: NodeEnvironment) -> None:
     assert "TS2322" in result.message
 
 
+def test_typescript_sees_the_pinned_nodes_library_and_no_dom(lodash3: NodeEnvironment) -> None:
+    """lodash3 runs on Node 16: ES2021 and Node's own types, not the browser's."""
+    body = "export function names(users: { name: string }[]): string[] {\n  %s\n}\n"
+    node = body % "return users.map((u) => u.name + process.version.slice(0, 0));"
+    assert run(lodash3, node, ts=True).status is Status.PASSED
+    es2021 = body % "return users.map((u) => u.name.replaceAll('x', 'x'));"
+    assert run(lodash3, es2021, ts=True).status is Status.PASSED
+    es2022 = body % "return users.filter((u) => Object.hasOwn(u, 'name')).map((u) => u.name);"
+    result = run(lodash3, es2022, ts=True)
+    assert result.exc_type == "TypeScriptError" and "'hasOwn' does not exist" in result.message
+    dom = body % "return users.map((u) => u.name + document.title);"
+    result = run(lodash3, dom, ts=True)
+    assert result.exc_type == "TypeScriptError" and "'document'" in result.message
+
+
 def test_a_program_that_exits_before_its_tests_fails(lodash3: NodeEnvironment) -> None:
     result = run(lodash3, "process.exit(0);\n")
     assert result.status is Status.FAILED

@@ -2,19 +2,43 @@
 // pinbench's TypeScript step, in the sandbox, on the harness's Node: type-check the program
 // with the environment's `typescript` (strict), then transpile it to CommonJS.
 //
-//   harness-node _pinbench_tscheck.js PROGRAM.ts OUT.js
+//   harness-node _pinbench_tscheck.js PROGRAM.ts OUT.js [NODE_VERSION]
 //
 // Prints one JSON line: {"ok": true} or {"ok": false, "syntax": bool, "diagnostics": [...]}.
+//
+// The program is checked against the ECMAScript library of the Node it runs on (NODE_VERSION:
+// es2019 for Node 12 up to esnext for Node 22) and Node's own types (@types/node, when the
+// environment has it), not the DOM's: a Node program has no `window` or `document`. (tsc's
+// default library for the target would add the DOM, and parsing it and every @types package
+// is most of a check's time.)
 const fs = require('fs');
 const path = require('path');
 
-const [file, out] = process.argv.slice(2);
+const [file, out, nodeVersion] = process.argv.slice(2);
 let ts;
+let tsDir;
 try {
-  ts = require(require.resolve('typescript', { paths: [path.dirname(file)] }));
+  const main = require.resolve('typescript', { paths: [path.dirname(file)] });
+  ts = require(main);
+  tsDir = path.dirname(main);
 } catch (err) {
   console.log(JSON.stringify({ ok: false, missing: 'typescript is not in the environment' }));
   process.exit(0);
+}
+const major = parseInt(String(nodeVersion || '').split('.')[0], 10) || 0;
+const LIBRARIES = [
+  [22, 'esnext'], [20, 'es2023'], [18, 'es2022'], [16, 'es2021'], [14, 'es2020'], [0, 'es2019'],
+];
+// the newest library this Node implements that the environment's TypeScript ships
+const library = LIBRARIES.filter((entry) => major >= entry[0])
+  .map((entry) => 'lib.' + entry[1] + '.d.ts')
+  .find((name) => fs.existsSync(path.join(tsDir, name)));
+let nodeTypes = false;
+try {
+  require.resolve('@types/node/package.json', { paths: [path.dirname(file)] });
+  nodeTypes = true;
+} catch (err) {
+  nodeTypes = false;
 }
 const options = {
   strict: true,
@@ -26,6 +50,8 @@ const options = {
   module: ts.ModuleKind.CommonJS,
   moduleResolution: ts.ModuleResolutionKind.NodeJs || ts.ModuleResolutionKind.Node10,
   resolveJsonModule: true,
+  lib: library ? [library] : undefined,
+  types: nodeTypes ? ['node'] : [],
 };
 const program = ts.createProgram([file], options);
 const diagnostics = ts.getPreEmitDiagnostics(program).filter(

@@ -832,6 +832,15 @@ def _link_node_modules(env_root):
         os.symlink(modules, "/tmp/node_modules")  # found by every file under /tmp, ES modules too
 
 
+def _node_version(env_root):
+    """The environment's Node release, as its manifest records it ('' if it cannot be read)."""
+    try:
+        with open(os.path.join(env_root, "pinbench-env.json")) as handle:
+            return str(json.load(handle).get("node_version") or "")
+    except (OSError, ValueError):
+        return ""
+
+
 def _typescript(job, record, env_root):
     """The program to run: a TypeScript one type-checked and transpiled (on the harness's
     Node) first; None when it does not type-check (`record` says why)."""
@@ -840,7 +849,7 @@ def _typescript(job, record, env_root):
         out = os.path.join(WORKDIR, ".pinbench-ts", job["program_file"][: -len(".ts")] + ".js")
         harness_node = os.path.join(env_root, "bin", "harness-node")
         checker = os.path.join(CODEDIR, "_pinbench_tscheck.js")
-        code, line = _run_node([harness_node, checker, program, out])
+        code, line = _run_node([harness_node, checker, program, out, _node_version(env_root)])
         try:
             checked = json.loads(line)
         except ValueError:
