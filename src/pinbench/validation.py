@@ -72,6 +72,7 @@ class ProblemReport(BaseModel):
     library: str
     version: str
     verdict: Verdict
+    language: str = "python"
     checks: dict[str, Check] = Field(default_factory=dict)
     env_key: str | None = None
     python: str | None = None
@@ -370,7 +371,11 @@ def _verdict(checks: dict[str, Check]) -> Verdict:
 
 def _base_report(problem: Problem, env: Environment | None) -> ProblemReport:
     report = ProblemReport(
-        id=problem.id, library=problem.library, version=problem.version, verdict=Verdict.UNVERIFIED
+        id=problem.id,
+        library=problem.library,
+        version=problem.version,
+        verdict=Verdict.UNVERIFIED,
+        language=problem.language.value,
     )
     if isinstance(env, NodeEnvironment):
         report.env_key, report.node = env.key, env.resolution.node

@@ -166,7 +166,7 @@ def _print_reports(reports: list[ProblemReport]) -> None:
         table.add_row(
             report.id,
             f"{report.library}@{report.version}"
-            if report.node
+            if report.language != "python"
             else f"{report.library}=={report.version}",
             f"node {report.node}" if report.node else (report.python or "-"),
             Text(report.verdict.value, _STYLE[report.verdict]),
