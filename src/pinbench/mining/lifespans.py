@@ -17,7 +17,7 @@ from packaging.version import Version
 from pydantic import BaseModel, Field
 
 from pinbench.core.env import EnvSpec
-from pinbench.core.outcome import Limits, Status
+from pinbench.core.outcome import Execution, Limits, Status
 from pinbench.core.tests import TestKind, TestSpec
 from pinbench.envs.python.builder import ensure
 from pinbench.envs.python.imports import import_names
@@ -107,6 +107,12 @@ def snapshot(
     )
     test = TestSpec(kind=TestKind.SCRIPT, code="")
     result = service.run(env, introspection_program(roots, module_seconds), test, limits, ())
+    return snapshot_of(version, result)
+
+
+def snapshot_of(version: str, result: Execution) -> Snapshot:
+    """A version's snapshot from its introspection's execution: the JSON after the marker in
+    its output (`{"api": {...}, "failed": {module: error}}`), or why there is none."""
     if result.status is not Status.PASSED:
         return Snapshot(version=version, error=f"{result.status}: {result.message[:300]}")
     _, marker, payload = result.stdout.rpartition(MARKER)
@@ -114,9 +120,10 @@ def snapshot(
         data = json.loads(payload) if marker else None
     except ValueError:
         data = None
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) or not isinstance(data.get("api"), dict):
         return Snapshot(version=version, error="introspection output is not JSON")
-    return Snapshot(version=version, api=data["api"], failed_modules=data["failed"])
+    failed = {str(k): str(v) for k, v in (data.get("failed") or {}).items()}
+    return Snapshot(version=version, api=data["api"], failed_modules=failed)
 
 
 def mine(

@@ -10,13 +10,13 @@ from importlib import resources
 from packaging.version import InvalidVersion, Version
 
 from pinbench.core.env import EnvSpec
-from pinbench.core.outcome import Limits, Status
+from pinbench.core.outcome import Limits
 from pinbench.core.tests import TestKind, TestSpec
 from pinbench.envs import ensure
 from pinbench.envs.node import registry
 from pinbench.envs.node.syntax import TYPESCRIPT
 from pinbench.execution.local import ExecutionService
-from pinbench.mining.lifespans import MARKER, Snapshot
+from pinbench.mining.lifespans import MARKER, Snapshot, snapshot_of
 
 MAX_DEPTH = 3
 # The checker that reads the declarations (any package's `typescript` pin wins over it)
@@ -62,14 +62,4 @@ def snapshot(
     limits = Limits(wall_seconds=deadline, cpu_seconds=int(deadline), output_bytes=48 << 20)
     test = TestSpec(kind=TestKind.JEST, code=_TEST, module="solution", in_process=True)
     result = service.run(env, introspection_program(library), test, limits, ())
-    if result.status is not Status.PASSED:
-        return Snapshot(version=version, error=f"{result.status}: {result.message[:300]}")
-    _, marker, payload = result.stdout.rpartition(MARKER)
-    try:
-        data = json.loads(payload) if marker else None
-    except ValueError:
-        data = None
-    if not isinstance(data, dict) or not isinstance(data.get("api"), dict):
-        return Snapshot(version=version, error="introspection output is not JSON")
-    failed = {str(k): str(v) for k, v in (data.get("failed") or {}).items()}
-    return Snapshot(version=version, api=data["api"], failed_modules=failed)
+    return snapshot_of(version, result)
