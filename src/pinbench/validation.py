@@ -222,6 +222,13 @@ def _require_check(service: ExecutionService, env: NodeEnvironment, limits: Limi
     check = Check.of(result)
     if result.status is Status.FAILED:  # a pinned package that does not load is the env's fault
         check.status = Status.ENVIRONMENT_ERROR
+    if check.status is Status.ENVIRONMENT_ERROR:
+        skipped = env.install_scripts_not_run
+        if skipped:  # the likeliest why: name it first
+            check.detail = (
+                f"packages whose install scripts pinbench does not run (a native build or a "
+                f"download): {', '.join(skipped[:5])}; {check.detail}"
+            )
     return check.model_copy(update={"detail": check.detail or ", ".join(names)})
 
 

@@ -12,10 +12,13 @@ from pathlib import Path
 import pytest
 
 from pinbench.core.env import EnvError, EnvSpec
+from pinbench.core.outcome import Status
 from pinbench.envs import ensure
 from pinbench.envs.node import registry, releases
 from pinbench.envs.node.builder import NodeEnvironment, split_pin
 from pinbench.envs.node.store import unpack_into
+from pinbench.tasks.generation.problem import Problem, env_spec_for
+from pinbench.validation import Verdict, validate
 from tests.node.conftest import OLD_NODE
 
 
@@ -98,3 +101,36 @@ def test_a_tarball_cannot_write_outside_its_directory(tmp_path: Path) -> None:
     with pytest.raises(tarfile.TarError):
         unpack_into(archive, tmp_path / "out")
     assert not (tmp_path / "escaped.txt").exists()
+
+
+@pytest.mark.integration
+def test_a_package_that_needs_its_install_script_is_named_as_the_environments_fault() -> None:
+    """bcrypt builds a native addon in its install script, which pinbench never runs: the
+    environment says so, validation's load check names it, and a sample failing on it is the
+    environment's outcome, not the program's."""
+    solution = "const bcrypt = require('bcrypt');\nmodule.exports = { n: () => 1 };\n"
+    test = {"kind": "jest", "code": "test('n', () => {});\n", "module": "solution"}
+    problem = Problem.model_validate(
+        {
+            "id": "bcrypt-5.1-01",
+            "language": "javascript",
+            "library": "bcrypt",
+            "version": "5.1.1",
+            "node_version": "16.20.2",
+            "problem": "p",
+            "starter_code": "const bcrypt = require('bcrypt');\n",
+            "solution": solution,
+            "hidden_test": test,
+        }
+    )
+    env = ensure(env_spec_for(problem))
+    assert isinstance(env, NodeEnvironment)
+    assert "bcrypt@5.1.1" in env.install_scripts_not_run
+    (report,) = validate([problem], jobs=1)
+    assert report.verdict is Verdict.UNVERIFIED
+    check = report.checks["imports"]
+    assert check.status is Status.ENVIRONMENT_ERROR
+    assert "install scripts pinbench does not run" in check.detail
+    assert "bcrypt@5.1.1" in check.detail
+    assert report.checks["hidden_test"].status is Status.ENVIRONMENT_ERROR
+    assert "native addon" in report.checks["hidden_test"].detail

@@ -21,8 +21,9 @@ _HERE = Path(__file__).resolve().parent
 # this grader. A verdict reached by other code is another verdict (the outcome cache keys on it).
 _GRADING_CODE = (
     *sorted((_HERE / "inside").glob("*.py")), *sorted((_HERE / "inside").glob("*.js")),
-    _HERE / "jobs.py", _HERE / "execute.py",
-    _HERE / "process.py", Path(__file__).resolve(),
+    _HERE / "jobs.py", _HERE / "execute.py", _HERE / "process.py",
+    _HERE / "infra_failure.py",  # which failures are the machine's, not the program's
+    Path(__file__).resolve(),
 )  # fmt: skip
 TRUSTED, IN_PROCESS = "trusted", "in-process"
 MODE_VARIABLE = "PINBENCH_GRADING"

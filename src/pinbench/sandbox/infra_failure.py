@@ -21,6 +21,10 @@ _MISSING = (
         "a system tool",
     ),
     (re.compile(r"(ffmpeg|ffprobe)\W.*not (found|installed)", re.I), "a system tool"),
+    (
+        re.compile(r"Cannot find module '[^'\n]*\.node'"),
+        "a native addon (npm install scripts are not run)",
+    ),
     (re.compile(r"Resource .*not found.*nltk", re.I | re.S), "NLTK data"),
     (re.compile(r"nltk\.download\(", re.I), "NLTK data"),
 )

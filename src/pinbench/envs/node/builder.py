@@ -94,6 +94,15 @@ class NodeEnvironment:
     def preload(self) -> tuple[str, ...]:
         return ()  # no warm server for Node: nothing is imported ahead
 
+    @property
+    def install_scripts_not_run(self) -> list[str]:
+        """Packages of this environment whose install scripts were skipped (`name@version`)."""
+        try:
+            manifest = json.loads((self.path / MANIFEST).read_text())
+        except (OSError, ValueError):
+            return []
+        return [str(p) for p in manifest.get("install_scripts_not_run") or []]
+
 
 def resolve(spec: EnvSpec) -> Resolution:
     """The exact Node release and the as-of date: the spec's, else the day after the newest
@@ -170,7 +179,7 @@ def _install(resolution: Resolution, target: Path) -> dict[str, Any]:
         lock, note = _lock(resolution, target)
         count = materialize(lock, target)
     else:
-        count = 0
+        lock, count = {}, 0
     bin_dir = target / "bin"
     bin_dir.mkdir()
     _link(releases.binary(resolution.node), bin_dir / "node")
@@ -187,9 +196,22 @@ def _install(resolution: Resolution, target: Path) -> dict[str, Any]:
         "as_of": resolution.as_of.isoformat() if resolution.as_of else None,
         "as_of_note": note,
         "packages": count,
+        "install_scripts_not_run": _install_scripts(lock),
         "registry": registry.registry_url(),
         "built_at": time.time(),
     }
+
+
+def _install_scripts(lock: dict[str, Any]) -> list[str]:
+    """The packages whose install scripts were not run (npm's lock marks them): a native
+    addon's build or a binary's download. Most work without; one that does not fails to load,
+    and this list says why."""
+    found = []
+    for path, entry in (lock.get("packages") or {}).items():
+        if path and isinstance(entry, dict) and entry.get("hasInstallScript"):
+            name = path.rsplit("node_modules/", 1)[-1]
+            found.append(f"{name}@{entry.get('version', '?')}")
+    return sorted(found)
 
 
 def _link(binary: Path, target: Path) -> None:
