@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated
 
@@ -245,10 +247,24 @@ def run_cmd(
         if json_path is not None:
             api.write_json(json_path, summary, store.iter_samples(summary.run_id))
         report = load_report(store, summary.run_id, details=False)
+        environments = _environment_errors(store.iter_samples(summary.run_id))
     print_summary(console, summary, report)
     if json_path is not None:
         err.print(f"wrote {json_path}", soft_wrap=True)
+    for message, count in environments[:_MODEL_ERROR_KINDS]:
+        error(message, label=f"environment error ({count} sample{'s' * (count != 1)}):")
     _model_errors(summary)
+
+
+def _environment_errors(samples: Iterable[SampleRecord]) -> list[tuple[str, int]]:
+    """Why environments failed, once per distinct reason, most samples first (an unbuildable
+    environment, a Node release that is not published, a native addon that was not built)."""
+    reasons = Counter(
+        s.message.splitlines()[0][:300] if s.message else "(no reason given)"
+        for s in samples
+        if s.status is Status.ENVIRONMENT_ERROR
+    )
+    return reasons.most_common()
 
 
 _MODEL_ERROR_KINDS = 5  # most kinds of model error spelled out; the rest are counted
