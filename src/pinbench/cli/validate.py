@@ -136,7 +136,7 @@ def validate_cmd(
             "passes only with the test in the program's own process)"
         )
     err.print(
-        f"executions: {stats['cache_hits']} cached, {stats['cache_misses']} run; "
+        f"executions: {stats['cache_hits']} cached, {stats.get('executed', 0)} run; "
         f"{stats['warm_servers_started']} warm servers "
         f"(peak {stats['warm_peak_rss_bytes'] / 2**20:.0f} MB), "
         f"{stats['warm_fallbacks']} cold fallbacks"

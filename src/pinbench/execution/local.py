@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -46,6 +47,8 @@ class ExecutionService:
         self.isolation = isolation or detect()
         self.pools = WarmPools(self.isolation, per_env=max(1, jobs)) if warm else None
         self.cache = OutcomeCache(cache_root() / "outcomes.sqlite") if cache else None
+        self._executed = itertools.count()  # executions run (not answered from the cache)
+        self.executed = 0
 
     def run(
         self,
@@ -70,6 +73,7 @@ class ExecutionService:
             preload=preload,
             libraries=env.preload(),
         )
+        self.executed = next(self._executed) + 1  # itertools.count is atomic under threads
         if self.cache is not None:
             self.cache.keep(env.key, program, test, limits, level, result)
         return result
@@ -79,6 +83,7 @@ class ExecutionService:
         return {
             "cache_hits": self.cache.hits if self.cache else 0,
             "cache_misses": self.cache.misses if self.cache else 0,
+            "executed": self.executed,
             "warm_servers_started": pools.started if pools else 0,
             "warm_fallbacks": pools.fallbacks if pools else 0,
             "warm_peak_rss_bytes": pools.peak_rss_bytes if pools else 0,
