@@ -115,6 +115,41 @@ def test_a_hostile_program_does_not_pass(lodash3: NodeEnvironment, attack: str) 
     assert result.exc_type != "NoResult" or "process ended" in result.message
 
 
+# The test's own `require`s resolve where the program cannot write: a program that plants a
+# module for the grader to load (the library the test computes its expectation with, or `expect`)
+# must not change what the grader runs.
+LIBRARY_TEST = (
+    "const _ = require('lodash');\nconst { answer } = require('./solution');\n"
+    "test('a', () => { expect(answer()).toBe(_.sum([40, 2])); });\n"
+)
+PLANT = "'module.exports = { sum: () => 41 };'"
+HIJACKS = (
+    # replace the environment's node_modules link with a directory of its own
+    "const fs = require('fs'); try { fs.unlinkSync('/tmp/node_modules'); } catch (e) {}"
+    " try { fs.mkdirSync('/tmp/node_modules/lodash', { recursive: true });"
+    f" fs.writeFileSync('/tmp/node_modules/lodash/index.js', {PLANT}); }} catch (e) {{}}",
+    # a node_modules beside the grader's test, or anywhere up its path
+    "const fs = require('fs'); for (const d of ['/tmp/pinbench-grader', '/tmp', '/']) {"
+    " try { fs.mkdirSync(d + '/node_modules/lodash', { recursive: true });"
+    f" fs.writeFileSync(d + '/node_modules/lodash/index.js', {PLANT}); }} catch (e) {{}} }}",
+    # rewrite the pinned library in the environment itself
+    f"try {{ require('fs').writeFileSync(require.resolve('lodash'), {PLANT}); }} catch (e) {{}}",
+    # preload code into Node processes started after it
+    "process.env.NODE_OPTIONS = '--require /tmp/x.js';"
+    " try { require('fs').writeFileSync('/tmp/x.js', 'global.expect = () => ({ toBe() {} })'); }"
+    " catch (e) {}",
+)
+
+
+@pytest.mark.parametrize("hijack", HIJACKS)
+def test_a_program_cannot_plant_modules_for_the_grader(
+    lodash3: NodeEnvironment, hijack: str
+) -> None:
+    result = run(lodash3, WRONG + hijack + "\n", LIBRARY_TEST)
+    assert result.status is Status.FAILED, (result.status, result.message)
+    assert "Received: 41" in result.message  # the grader's own lodash and expect judged it
+
+
 def test_a_right_answer_still_passes_beside_the_attacks(lodash3: NodeEnvironment) -> None:
     result = run(lodash3, "module.exports = { answer: () => 42 };\n", RIGHT_TEST)
     assert result.status is Status.PASSED
