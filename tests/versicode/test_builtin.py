@@ -11,6 +11,7 @@ from pinbench.tasks.generation.loaders import load_dataset
 from pinbench.tasks.generation.problem import Language, Problem
 from pinbench.tasks.versicode.builtin import BuiltinTasks, contrast_meta, derive, pinned_meta
 from pinbench.tasks.versicode.model import EditDirection, Granularity, Lifespan, Source, Transition
+from pinbench.tasks.versicode.task import VersiCodeTask, item_of
 
 
 @pytest.fixture(scope="module")
@@ -95,3 +96,20 @@ def test_problems_without_a_contrast_solution_make_no_editing_pair(
     assert "numpy-1.17-01/edit: no contrast solution" in derived.skipped
     directions = Counter(t.direction for t in derived.editing)
     assert directions == {EditDirection.OLD_TO_NEW: 110, EditDirection.NEW_TO_OLD: 110}
+
+
+def test_exact_edits_score_full_marks_whatever_the_api_label(derived: BuiltinTasks) -> None:
+    """A problem's `api:` label is often dotted ('sklearn.metrics.root_mean_squared_error'),
+    which the code does not hold verbatim: the gate reads its name, so an exact edit is not
+    gated to ISM 0."""
+    dotted = [
+        t
+        for t in derived.editing
+        if t.to_meta.api and "." in t.to_meta.api and t.to_meta.api not in t.to_meta.code
+    ]
+    assert len(dotted) >= 10
+    task = VersiCodeTask()
+    for edit in dotted:
+        item = item_of(edit)
+        scores = task.score(item, task.reference_answer(item), None)
+        assert scores["em"] == 1.0 and scores["ism"] == 1.0 and scores["pm"] == 1.0, edit.id

@@ -29,7 +29,13 @@ from pinbench.tasks.answers import compiles_as
 from pinbench.tasks.base import BaseTask, Feedback
 from pinbench.tasks.generation.problem import NODE_LIBRARY, Language, node_env_spec
 from pinbench.tasks.versicode import metrics, versions
-from pinbench.tasks.versicode.model import CompletionTask, EditTask, Granularity, MetaInstance
+from pinbench.tasks.versicode.model import (
+    CompletionTask,
+    EditTask,
+    Granularity,
+    MetaInstance,
+    Source,
+)
 
 Task = CompletionTask | EditTask
 
@@ -205,10 +211,14 @@ def target(task: Task) -> MetaInstance:
 
 
 def _core_name(meta: MetaInstance) -> str | None:
-    """VersiCode's `answer` for an edit: the core API's name as the target code writes it. An
-    `api` given as a dotted or prose label ('sklearn.metrics.root_mean_squared_error',
-    'dayjs#toArray') names its last identifier; a name the code lacks gates nothing."""
-    names = re.findall(r"[A-Za-z_$][\w$]*", meta.api or "")
+    """VersiCode's `answer` for an edit: the core API's name as the target code writes it.
+    VersiCode's own items keep theirs as published (its script's gate is `answer in code`). A
+    label of pinbench's own problems that the code does not hold verbatim, dotted or in prose
+    ('sklearn.metrics.root_mean_squared_error', 'dayjs#toArray'), names its last identifier; a
+    name the code lacks gates nothing."""
+    if meta.api is None or meta.source is not Source.BUILTIN or meta.api in meta.code:
+        return meta.api
+    names = re.findall(r"[A-Za-z_$][\w$]*", meta.api)
     if not names or not re.search(rf"(?<![\w$]){re.escape(names[-1])}(?![\w$])", meta.code):
         return None
     return str(names[-1])
