@@ -120,3 +120,17 @@ def test_an_openai_endpoint_answering_the_references_passes_the_js_quick_split(
     for request in asked:
         assert re.search(r"JavaScript|TypeScript", request.text), request.text[:300]
         assert "python" not in request.text.lower(), request.text[:300]
+
+
+@pytest.mark.integration
+def test_a_run_of_both_languages_breaks_down_by_language(tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    args = ["run", "-m", "reference", "--split", "full", "--results", str(tmp_path)]
+    args += ["--only", "uuid-3.3-01", "--only", "jinja2-3.1-05"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "weakest language groups:" in result.output
+    report = CliRunner().invoke(app, ["report", "--results", str(tmp_path), "--json", str(out)])
+    assert report.exit_code == 0, report.output
+    groups = json.loads(out.read_text())["by_tag"]["language"]
+    assert {g["name"]: g["problems"] for g in groups} == {"javascript": 1, "python": 1}

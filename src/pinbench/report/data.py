@@ -114,8 +114,10 @@ def build_report(store: RunStore, run: RunRow, details: bool = True) -> Report:
         by_year=sorted(groups(lambda m: m.year), key=lambda g: g.name),
         by_change=groups(lambda m: m.change),
         by_tag={
-            name: groups(functools.partial(_breakdown, name=name))
+            name: found
             for name in dict.fromkeys(n for m in metas.values() for n in m.breakdowns)
+            if (found := groups(functools.partial(_breakdown, name=name)))
+            and (len(found) > 1 or name not in _SHOWN_WHEN_MIXED)
         },
         difficulty={
             "baseline": [p.pass_rate for p in problems if p.pass_rate is not None],
@@ -140,6 +142,11 @@ def _group(name: str, ids: set[str], records: list[SampleRecord], last: int, see
         feedback=final.mean,
         feedback_std=final.std,
     )
+
+
+# Breakdowns that say something only when a run mixes their groups: a Python-only run has no
+# use for a plot by language.
+_SHOWN_WHEN_MIXED = frozenset({"language"})
 
 
 def _breakdown(meta: ItemMeta, name: str) -> str:

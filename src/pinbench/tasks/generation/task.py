@@ -42,6 +42,7 @@ def meta_of(problem: Problem) -> ItemMeta:
         visible_test=problem.visible_test.code if problem.visible_test else "",
         hidden_test=problem.hidden_test.code,
         tags=problem.tags,
+        breakdowns={"language": problem.language.value},
     )
 
 
