@@ -25,6 +25,7 @@ from pinbench.core.env import EnvSpec
 from pinbench.core.outcome import Limits, Status
 from pinbench.core.tests import TestKind, TestSpec
 from pinbench.envs.node.builder import NodeEnvironment, build, resolve
+from pinbench.envs.node.syntax import TYPESCRIPT
 from pinbench.sandbox.execute import execute
 from pinbench.sandbox.jobs import INSIDE
 
@@ -74,6 +75,31 @@ def pinbench_rate(env: NodeEnvironment, n: int, in_process: bool) -> float:
     return n / (time.perf_counter() - started)
 
 
+TS_PROGRAM = (
+    "import _ from 'lodash';\n"
+    "export function total(xs: number[]): number {\n  return _.sum(xs);\n}\n"
+)
+
+
+def typescript_rate(n: int) -> float:
+    """The same test against a TypeScript program (type-checked, then run), trusted: what a
+    TypeScript execution costs on top (the check on the harness's Node)."""
+    spec = EnvSpec(
+        toolchain="node",
+        version=None,
+        pins=(*PACKAGES, "@types/lodash@4.17.0"),
+        extras=(*HARNESS, TYPESCRIPT),
+    )
+    env = build(resolve(spec))
+    test = TestSpec(kind=TestKind.JEST, code=TEST, module="solution", program_suffix=".ts")
+    execute(env.interpreter, TS_PROGRAM, test, Limits(wall_seconds=60))  # warm the page cache
+    started = time.perf_counter()
+    for _ in range(n):
+        result = execute(env.interpreter, TS_PROGRAM, test, Limits(wall_seconds=60))
+        assert result.status is Status.PASSED, result
+    return n / (time.perf_counter() - started)
+
+
 def fresh_node_rate(env: NodeEnvironment, n: int) -> float:
     with tempfile.TemporaryDirectory() as work:
         Path(work, "solution.js").write_text(PROGRAM)
@@ -114,7 +140,9 @@ def main() -> None:
     one = pinbench_rate(env, n, in_process=True)
     fresh = fresh_node_rate(env, n)
     jest = npx_jest_rate(max(5, n // 8))
+    typescript = typescript_rate(max(5, n // 4))
     print(f"pinbench (full isolation): {ours:6.2f} executions/s (trusted: grader + program)")
+    print(f"pinbench, TypeScript     : {typescript:6.2f} executions/s (trusted, type-checked)")
     print(f"pinbench, one process    : {one:6.2f} executions/s (in-process grading)")
     print(f"fresh node per sample     : {fresh:6.2f} executions/s (no sandbox)")
     print(f"npx jest per sample       : {jest:6.2f} executions/s (no sandbox)")
