@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 from pinbench.core.outcome import Status
+from pinbench.envs.node import syntax
 from pinbench.envs.node.syntax import javascript_error, syntax_error, typescript_error
 from pinbench.tasks.generation.problem import Problem
+from pinbench.tasks.versicode.masking import _JS_USES
 from pinbench.validation import _starter_check
 
 TS_OK = "import _ from 'lodash';\nexport function f(a: number): string {\n  return '';\n}\n"
@@ -85,3 +87,19 @@ def test_starter_check_parses_stubs_and_accepts_prefixes_of_the_reference() -> N
     assert _starter_check(js).status is Status.PASSED
     js_broken = _problem("javascript", "function f(a) {\n", "function g() {}\n")
     assert _starter_check(js_broken).status is Status.SYNTAX_ERROR
+
+
+def test_the_parser_process_survives_a_failure_and_a_crash() -> None:
+    """One long-lived parser answers every request; a request it fails on is one clear error,
+    and a parser that died is started again for the next request."""
+    assert typescript_error(TS_OK) is None
+    with pytest.raises(syntax.ParserUnavailable, match="the TypeScript parser failed"):
+        syntax.ask_typescript(_JS_USES, 5)  # not [library, code]: the handler throws
+    assert typescript_error("let x: = 1") == "1:8 Type expected."
+    server = syntax._SERVERS[syntax._PARSE_TS]
+    assert server.process is not None
+    first = server.process.pid
+    server.process.kill()
+    server.process.wait()
+    assert typescript_error(TS_OK) is None
+    assert server.process.pid != first

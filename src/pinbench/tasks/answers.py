@@ -36,10 +36,13 @@ def compiles_as(program: str, language: str) -> bool:
     business). Without a parser here, it does not count as compiling."""
     if language == "python":
         return compiles(program)
-    if not program.strip():
-        return False
+    return bool(program.strip()) and _parses(program, language == "typescript")
+
+
+@functools.lru_cache(maxsize=1024)  # a task's score and the run's compile rate ask alike
+def _parses(program: str, typescript: bool) -> bool:
     try:
-        return syntax_error(program, typescript=language == "typescript") is None
+        return syntax_error(program, typescript) is None
     except ParserUnavailable:
         return False
 

@@ -4,16 +4,22 @@ JavaScript: Node's own parser (`node --check`, which parses and runs nothing), a
 else as an ES module. TypeScript: the TypeScript compiler's parser (`transpileModule` with its
 syntactic diagnostics; no type information, no module resolution, nothing executed), from the
 harness's pinned `typescript` in a tool environment built once like any other (the machine's
-Node, else the harness's). The program is data on stdin; only these parsers run."""
+Node, else the harness's), in one long-lived parser process per handler. The program is data
+in a request; only these parsers run."""
 
 from __future__ import annotations
 
 import functools
+import json
 import os
+import select
 import shutil
 import subprocess
 import tempfile
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 from pinbench.core.env import EnvError, EnvSpec
 
@@ -21,29 +27,20 @@ from pinbench.core.env import EnvError, EnvSpec
 TYPESCRIPT = "typescript@5.4.5"
 _TIMEOUT = 60.0
 
-# Reads the program from stdin; prints the first syntactic diagnostic ("line:col message"), or
-# nothing. Node 12-compatible, as every harness script.
-_PARSE_TS = r"""
+# The parser server: loads the pinned TypeScript package and one handler module (a harness
+# file exporting `function (ts) { return function (request) { ... } }`), then answers one JSON
+# request per stdin line with one JSON line. Node 12-compatible, as every harness script.
+_SERVE = r"""
 var ts = require(process.argv[1]);
-var chunks = [];
-process.stdin.on('data', function (c) { chunks.push(c); });
-process.stdin.on('end', function () {
-  var source = Buffer.concat(chunks).toString('utf8') + '\n';  // a diagnostic at the end of
-  // a file without a final newline trips an assertion in transpileModule
-  var out = ts.transpileModule(source, {
-    fileName: 'program.ts', reportDiagnostics: true,
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 }
-  });
-  var first = (out.diagnostics || [])[0];
-  if (first) {
-    var where = first.file && first.start !== undefined
-      ? first.file.getLineAndCharacterOfPosition(first.start) : null;
-    var text = ts.flattenDiagnosticMessageText(first.messageText, ' ');
-    var at = where ? (where.line + 1) + ':' + (where.character + 1) + ' ' : '';
-    process.stdout.write(at + text);
-  }
+var handle = require(process.argv[2])(ts);
+require('readline').createInterface({ input: process.stdin }).on('line', function (line) {
+  var answer;
+  try { answer = { ok: handle(JSON.parse(line)) }; }
+  catch (err) { answer = { error: String((err && err.stack) || err).slice(0, 2000) }; }
+  process.stdout.write(JSON.stringify(answer) + '\n');
 });
 """
+_PARSE_TS = Path(__file__).with_name("_parse_ts.js")
 
 
 class ParserUnavailable(Exception):
@@ -93,27 +90,86 @@ def _typescript() -> tuple[Path, Path]:
     return env.path / "bin" / "node", env.path / "node_modules" / "typescript"
 
 
-def run_with_typescript(script: str, program: str, *args: str) -> str:
-    """Run a harness `script` (Node code that parses with `require(process.argv[1])`, the
-    pinned TypeScript package; `args` follow it) with the program on stdin; its stdout.
-    The script is pinbench's own; the program is only data to it."""
-    node, package = _typescript()
-    try:
-        done = subprocess.run(
-            [str(node), "-e", script, str(package), *args],
-            input=program.encode(),
-            capture_output=True,
-            timeout=_TIMEOUT,
-            check=False,
-            env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise ParserUnavailable(f"the TypeScript parser: {exc}") from None
-    if done.returncode != 0:
-        raise ParserUnavailable(
-            f"the TypeScript parser failed: {done.stderr.decode(errors='replace')[-300:]}"
-        )
-    return done.stdout.decode(errors="replace")
+class _Server:
+    """One long-lived parser process per handler (loading TypeScript costs ~0.2 s; a request
+    then costs milliseconds), restarted after a failure or a request past its deadline.
+    Thread-safe: requests are answered one at a time."""
+
+    def __init__(self, handler: Path) -> None:
+        self.handler = handler
+        self.lock = threading.Lock()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.buffer = b""  # what the process wrote past the last answer
+
+    def ask(self, request: Any) -> Any:
+        with self.lock:
+            try:
+                return self._ask(json.dumps(request).encode() + b"\n")
+            except ParserUnavailable:
+                self._stop()
+                raise
+
+    def _ask(self, line: bytes) -> Any:
+        process = self._started()
+        assert process.stdin is not None and process.stdout is not None
+        try:
+            process.stdin.write(line)
+            process.stdin.flush()
+        except OSError as exc:
+            raise ParserUnavailable(f"the TypeScript parser: {exc}") from None
+        answer = self._line(process.stdout.fileno(), time.monotonic() + _TIMEOUT)
+        try:
+            decoded = json.loads(answer)
+        except ValueError:
+            raise ParserUnavailable("the TypeScript parser answered no JSON") from None
+        if "error" in decoded:
+            raise ParserUnavailable(f"the TypeScript parser failed: {decoded['error'][-300:]}")
+        return decoded.get("ok")
+
+    def _started(self) -> subprocess.Popen[bytes]:
+        if self.process is None or self.process.poll() is not None:
+            node, package = _typescript()
+            self.process = subprocess.Popen(
+                [str(node), "-e", _SERVE, str(package), str(self.handler)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+            )
+            self.buffer = b""
+        return self.process
+
+    def _line(self, fd: int, deadline: float) -> bytes:
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                raise ParserUnavailable(f"the TypeScript parser took over {_TIMEOUT:.0f} s")
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                raise ParserUnavailable("the TypeScript parser ended")
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line
+
+    def _stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+_SERVERS: dict[Path, _Server] = {}
+_SERVERS_LOCK = threading.Lock()
+
+
+def ask_typescript(handler: Path, request: Any) -> Any:
+    """The answer of a harness `handler` (a module given the pinned TypeScript package; see
+    `_SERVE`) to a JSON request, from its long-lived parser process. The handler is pinbench's
+    own; the programs in a request are only data to it. ParserUnavailable when no parser can
+    be had or it fails."""
+    with _SERVERS_LOCK:
+        server = _SERVERS.setdefault(handler, _Server(handler))
+    return server.ask(request)
 
 
 def typescript_error(program: str) -> str | None:
@@ -121,7 +177,8 @@ def typescript_error(program: str) -> str | None:
     parses (types are the sandbox's type check's business)."""
     if "\x00" in program:
         return "a program has no null characters"
-    return run_with_typescript(_PARSE_TS, program).strip() or None
+    answer = ask_typescript(_PARSE_TS, program)
+    return str(answer) if answer else None
 
 
 def syntax_error(program: str, typescript: bool) -> str | None:

@@ -1,17 +1,16 @@
 // Every use of one npm package (or of Node's standard library) in a JavaScript or TypeScript
 // snippet, found with the TypeScript compiler's parser: parsed, never run. Node 12-compatible.
 //
-//   node -e "$(cat _js_uses.js)" TYPESCRIPT_DIR  < [[library, snippet], ...] (JSON)
-//
-// Prints one result per snippet, in order: {"uses": [...]} or {"error": "line:col message"}.
-// A use: qualname ('lodash.orderBy',
+// A handler of pinbench's TypeScript parser server (`envs/node/syntax.py`): given the
+// TypeScript package, it answers a request [library, snippet] with {"uses": [...]} or
+// {"error": "line:col message"}. A use: qualname ('lodash.orderBy',
 // 'moment.duration().humanize', 'qs.stringify({allowDots})', '?.map' when the receiver is
 // unknown), name (the identifier), kind (import|call|reference|keyword), resolved, token
 // [start, end) and block [start, end) (the statement list around the use), as UTF-16 offsets.
 // Bindings: require() (plain, destructured, or `.prop`), import default/namespace/named,
 // `import x = require()`; a call of the module itself (moment(), dayjs()) is a use.
 'use strict';
-var ts = require(process.argv[1]);
+var ts = null;  // the TypeScript package, given to the handler's factory
 var LIBRARY = null;  // the library of the snippet being read
 var builtins = require('module').builtinModules;
 
@@ -203,12 +202,10 @@ function main(source) {
   return { uses: uses };
 }
 
-var chunks = [];
-process.stdin.on('data', function (c) { chunks.push(c); });
-process.stdin.on('end', function () {
-  var jobs = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  process.stdout.write(JSON.stringify(jobs.map(function (job) {
+module.exports = function (typescript) {
+  ts = typescript;
+  return function (job) {
     LIBRARY = job[0];
     return main(job[1]);
-  })));
-});
+  };
+};

@@ -16,15 +16,13 @@ Where each meta-instance's test runs:
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from packaging.version import InvalidVersion, Version
 
-from pinbench.envs.node.syntax import ParserUnavailable
-from pinbench.tasks.generation.problem import Language, Problem
-from pinbench.tasks.versicode.masking import completion_tasks, read_js_snippets
+from pinbench.tasks.generation.problem import Problem
+from pinbench.tasks.versicode.masking import completion_tasks
 from pinbench.tasks.versicode.model import (
     CompletionTask,
     EditDirection,
@@ -52,17 +50,6 @@ def derive(problems: Iterable[Problem]) -> BuiltinTasks:
     tag instead, and there is no editing pair.
     """
     derived = BuiltinTasks()
-    problems = list(problems)
-    snippets = [
-        (p.library, code)
-        for p in problems
-        if p.language is not Language.PYTHON
-        for code in (p.solution, p.contrast.solution if p.contrast else None)
-        if code
-    ]
-    # one parser process for all of them; without one, each problem's tasks say why they are not
-    with contextlib.suppress(ParserUnavailable):
-        read_js_snippets(snippets)
     for problem in problems:
         pinned = pinned_meta(problem)
         contrast = contrast_meta(problem)

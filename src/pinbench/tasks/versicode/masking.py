@@ -17,17 +17,17 @@ from __future__ import annotations
 import ast
 import bisect
 import difflib
-import json
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from packaging.utils import canonicalize_name
 
-from pinbench.envs.node.syntax import ParserUnavailable, run_with_typescript
+from pinbench.envs.node.syntax import ParserUnavailable, ask_typescript
 from pinbench.tasks.versicode.model import CompletionTask, Granularity, MetaInstance
 
 # Distributions whose import name is not their own name (the rest: name with '-' -> '_').
@@ -101,23 +101,18 @@ def find_api_uses(code: str, library: str, language: str = "python") -> list[Api
     return sorted(_Collector(code, tree, margin, module_names(library)).uses, key=_position)
 
 
-_JS_USES: dict[tuple[str, str], dict[str, Any]] = {}  # (library, code) -> the parser's answer
+_JS_USES = Path(__file__).with_name("_js_uses.js")
 
 
-def read_js_snippets(snippets: Iterable[tuple[str, str]]) -> None:
-    """Parse many (library, code) JavaScript/TypeScript snippets in one parser process, for
-    `find_api_uses` to answer from (a process per snippet costs ~0.2 s of Node startup)."""
-    wanted = list(dict.fromkeys(s for s in snippets if s not in _JS_USES))
-    if not wanted:
-        return
-    script = resources.files("pinbench.tasks.versicode").joinpath("_js_uses.js").read_text()
-    answers = json.loads(run_with_typescript(script, json.dumps(wanted)))
-    _JS_USES.update(zip(wanted, answers, strict=True))
+@functools.lru_cache(maxsize=1024)
+def _js_parsed(library: str, code: str) -> Any:
+    """The parser's reading of a snippet (its uses, or its syntax error); masking asks for the
+    same snippets several times."""
+    return ask_typescript(_JS_USES, [library, code])
 
 
 def _js_uses(code: str, library: str) -> list[ApiUse]:
-    read_js_snippets([(library, code)])
-    found = _JS_USES[(library, code)]
+    found = _js_parsed(library, code)
     if "error" in found:
         where, _, message = str(found["error"]).partition(" ")
         line, _, column = where.partition(":")
