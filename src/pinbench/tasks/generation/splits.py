@@ -22,26 +22,21 @@ def _in_language(problem: Problem, language: str) -> bool:
     return problem.language.value == language
 
 
+_LANGUAGE_OF_SPLIT = {
+    "default": "python",
+    "quick": "python",
+    "js": "javascript",
+    "js-quick": "javascript",
+}
+
+
 def select_split(problems: list[Problem], split: str, language: str | None = None) -> list[Problem]:
-    if language is not None:
-        if language not in LANGUAGES:
-            raise ValueError(f"unknown language {language!r} (languages: {', '.join(LANGUAGES)})")
-        if split not in SPLITS:
-            raise ValueError(f"unknown split {split!r} (splits: {', '.join(SPLITS)})")
-        chosen = [p for p in problems if _in_language(p, language)]
-        if split in ("quick", "js-quick"):
-            chosen = [p for p in chosen if "quick" in p.tags]
-        return chosen if split == "full" else [p for p in chosen if "heavy" not in p.tags]
-    if split == "full":
-        return list(problems)
-    python = [p for p in problems if p.language is Language.PYTHON]
-    node = [p for p in problems if p.language is not Language.PYTHON]
-    if split == "default":
-        return [p for p in python if "heavy" not in p.tags]
-    if split == "quick":
-        return [p for p in python if "quick" in p.tags and "heavy" not in p.tags]
-    if split == "js":
-        return [p for p in node if "heavy" not in p.tags]
-    if split == "js-quick":
-        return [p for p in node if "quick" in p.tags and "heavy" not in p.tags]
-    raise ValueError(f"unknown split {split!r} (splits: {', '.join(SPLITS)})")
+    if split not in SPLITS:
+        raise ValueError(f"unknown split {split!r} (splits: {', '.join(SPLITS)})")
+    if language is not None and language not in LANGUAGES:
+        raise ValueError(f"unknown language {language!r} (languages: {', '.join(LANGUAGES)})")
+    language = language or _LANGUAGE_OF_SPLIT.get(split)  # `full` alone: every language
+    chosen = [p for p in problems if language is None or _in_language(p, language)]
+    if split in ("quick", "js-quick"):
+        chosen = [p for p in chosen if "quick" in p.tags]
+    return chosen if split == "full" else [p for p in chosen if "heavy" not in p.tags]
