@@ -19,7 +19,8 @@ from pinbench.execution.ray.executor import RayExecutor
 from pinbench.execution.ray.node import NodeWorker
 from pinbench.tasks.ide.build import build_repo
 from pinbench.tasks.ide.cases import GenerateCase, Kind
-from pinbench.tasks.ide.collect import Context, Quotas, collect
+from pinbench.tasks.ide.collect import collect
+from pinbench.tasks.ide.selection import Context, Quotas
 from pinbench.tasks.ide.task import IdeTask, item_of
 from tests.distributed.conftest import add_node
 from tests.ide.conftest import write_repo

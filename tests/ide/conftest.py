@@ -13,9 +13,11 @@ import pytest
 from pinbench.core import snapshots
 from pinbench.envs.python.builder import Environment
 from pinbench.execution.local import ExecutionService
-from pinbench.tasks.ide.build import RepoBuild, build_repo
+from pinbench.tasks.ide.build import build_repo
 from pinbench.tasks.ide.cases import Case, Kind
-from pinbench.tasks.ide.collect import Context, Quotas, collect
+from pinbench.tasks.ide.collect import collect
+from pinbench.tasks.ide.repo import RepoBuild
+from pinbench.tasks.ide.selection import Context, Quotas
 
 SHAPES = '''\
 """Plane shapes."""

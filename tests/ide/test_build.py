@@ -13,7 +13,8 @@ import pytest
 from pinbench.core import snapshots
 from pinbench.execution.local import ExecutionService
 from pinbench.tasks.ide import build as build_mod
-from pinbench.tasks.ide.build import RepoRejected, build_repo, declared_requirements
+from pinbench.tasks.ide.build import build_repo, declared_requirements
+from pinbench.tasks.ide.repo import RepoRejected
 from tests.ide.conftest import write_repo
 
 
@@ -196,7 +197,8 @@ def test_a_conftest_that_kills_the_run_rejects_the_repository(tmp_path: Path) ->
 @pytest.mark.integration
 def test_a_malformed_workspace_file_falls_back_to_derived_queries(tmp_path: Path) -> None:
     from pinbench.tasks.ide.cases import Kind, WorkspaceCase
-    from pinbench.tasks.ide.collect import Context, Quotas, collect
+    from pinbench.tasks.ide.collect import collect
+from pinbench.tasks.ide.selection import Context, Quotas
 
     root = write_repo(tmp_path / "r")
     (root / ".pinbench" / "workspace.json").write_text('{"query": "not a list"}')

@@ -13,12 +13,8 @@ from pinbench.cli.common import console, error, fail
 from pinbench.execution.local import ExecutionService, default_jobs
 from pinbench.tasks.ide import dataset
 from pinbench.tasks.ide.cases import Kind
-from pinbench.tasks.ide.collect import (
-    Quotas,
-    RepoResult,
-    builtin_repositories,
-    collect_repositories,
-)
+from pinbench.tasks.ide.collect import RepoResult, builtin_repositories, collect_repositories
+from pinbench.tasks.ide.selection import Quotas
 
 ide_app = typer.Typer(help="IDE scenarios on repositories: doc, fix, generate, test, workspace.")
 
@@ -80,7 +76,7 @@ def _sources(text: str) -> list[Path]:
 
 def _print(results: list[RepoResult]) -> None:
     table = Table(title="repositories")
-    for column in ("repository", "python", "pins", "tests", "suite s", "cases", "total s"):
+    for column in ("repository", "toolchain", "pins", "tests", "suite s", "cases", "total s"):
         table.add_column(column)
     for r in results:
         if r.build is None:
@@ -93,7 +89,7 @@ def _print(results: list[RepoResult]) -> None:
             kinds[case.scenario.value] = kinds.get(case.scenario.value, 0) + 1
         table.add_row(
             r.build.name,
-            r.build.python_version,
+            r.build.toolchain_version,
             str(len(r.build.env.pins)),
             f"{len(base.passing)}/{len(base.outcomes)} pass",
             f"{base.seconds:.1f}",

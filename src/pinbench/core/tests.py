@@ -30,6 +30,9 @@ class TestKind(StrEnum):
     # a JavaScript module of Jest-, Mocha- or node:test-style tests (`describe`/`test`/`it`,
     # hooks, Jest's `expect`) that requires the program as `./<module>`; run by Node
     JEST = "jest"
+    # a repository's own JavaScript/TypeScript test files (Jest, Mocha or node:test style), each
+    # run by pinbench's runner in its own Node process, with the program written over one file
+    NODE_REPO = "node-repo"
 
 
 def runner_modules(tests: Iterable[TestSpec | None]) -> tuple[str, ...]:
@@ -60,12 +63,14 @@ class TestSpec(BaseModel):
     module: str | None = Field(
         default=None, description="pytest/script kinds: the module name the program is saved under"
     )
-    repo: str | None = Field(default=None, description="repo kind: the snapshot's digest")
+    repo: str | None = Field(default=None, description="repo kinds: the snapshot's digest")
     path: str | None = Field(
         default=None, description="repo kind: the file the program replaces (None: none)"
     )
     select: tuple[str, ...] = Field(
-        default=(), description="repo kind: pytest node ids or paths to run (empty: all)"
+        default=(),
+        description="repo kind: pytest node ids or paths to run (empty: all); node-repo kind: "
+        "test files, or `file::full test name` ids, to run (the files are needed)",
     )
     focal: Focal | None = Field(default=None, description="repo kind: a test must call this")
     trace: bool = Field(default=False, description="repo kind: record what each test calls")

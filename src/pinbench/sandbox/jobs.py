@@ -49,6 +49,8 @@ def job_for(program: str, test: TestSpec) -> dict[str, Any]:
 def _job(program: str, test: TestSpec) -> dict[str, Any]:
     if test.kind is TestKind.REPO:
         return _repo_job(program, test)
+    if test.kind is TestKind.NODE_REPO:
+        return _node_repo_job(program, test)
     if test.kind is TestKind.JEST:
         module = test.module or "solution"
         name = program_file(program, module, test.program_suffix)
@@ -96,5 +98,25 @@ def _repo_job(program: str, test: TestSpec) -> dict[str, Any]:
         "trace": test.trace or test.focal is not None,
         "focal": test.focal.model_dump(mode="json") if test.focal else None,
         "untraced": ["tests/", "test/"],
+        "record_bytes": MAX_REPO_PROOF_BYTES,
+    }
+
+
+def _node_repo_job(program: str, test: TestSpec) -> dict[str, Any]:
+    if test.repo is None:
+        raise ValueError("a node-repo test names no repository snapshot")
+    files = dict(snapshots.tree(test.repo))
+    if test.path:
+        files[test.path] = program
+    files.update(_node_harness())
+    return {
+        "mode": "node-repo",
+        "program": program,
+        "path": test.path,
+        "files": files,
+        "select": list(test.select),
+        "test_files": sorted({s.split("::", 1)[0] for s in test.select}),
+        "trace": test.trace or test.focal is not None,
+        "focal": test.focal.model_dump(mode="json") if test.focal else None,
         "record_bytes": MAX_REPO_PROOF_BYTES,
     }

@@ -140,7 +140,7 @@ class Settings:
     dataset: Path
     format: str | None = None
     split: str = "default"
-    language: str | None = None  # generation, completion, editing: one language's problems
+    language: str | None = None  # generation, completion, editing, ide: one language's items
     jobs: int = 2
     style: str = "instruct"  # generation: instruct (chat) or completion
     docs: bool = False  # generation: doc-prompting

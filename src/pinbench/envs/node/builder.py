@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -265,6 +266,28 @@ def _lock(resolution: Resolution, target: Path) -> tuple[dict[str, Any], str | N
     except (OSError, ValueError) as exc:
         raise EnvError(f"npm wrote no readable package-lock.json ({exc})") from exc
     return lock, note
+
+
+def resolve_ranges(dependencies: dict[str, str]) -> dict[str, str]:
+    """The exact versions npm chooses today for `name -> range` dependencies (a repository's
+    declared ones), by resolving them as a lock file (no package code runs); raises EnvError."""
+    if not dependencies:
+        return {}
+    with tempfile.TemporaryDirectory(prefix="pinbench-resolve-") as scratch:
+        target = Path(scratch)
+        package = {"name": "pinbench-resolve", "version": "0.0.0", "private": True}
+        (target / "package.json").write_text(json.dumps({**package, "dependencies": dependencies}))
+        done = _npm_lock(target, None)
+        if done.returncode != 0:
+            raise EnvError(f"npm could not resolve the dependencies: {_npm_reason(done.stderr)}")
+        lock = json.loads((target / "package-lock.json").read_text())
+    packages = lock.get("packages") or {}
+    found = {}
+    for name in dependencies:
+        version = (packages.get(f"node_modules/{name}") or {}).get("version")
+        if isinstance(version, str):
+            found[name] = version
+    return found
 
 
 def _pins(resolution: Resolution) -> str:

@@ -49,6 +49,11 @@ def machine_node() -> tuple[str, Path] | None:
     return (version, Path(found).resolve()) if out.returncode == 0 and version else None
 
 
+def published() -> list[str]:
+    """Every Node release published on the registry, oldest first."""
+    return [str(v) for v in _published_versions()]
+
+
 def _published_versions() -> list[Version]:
     versions = []
     for text in registry.document(binary_package()).get("versions") or {}:

@@ -25,14 +25,25 @@ from pinbench.core.env import EnvError, EnvSpec
 
 # the harness's TypeScript: its parser on the host, its checker in the sandbox
 TYPESCRIPT = "typescript@5.4.5"
+# the host's tool environment: TypeScript, and the linters and JSDoc checker of the IDE
+# scenarios (ESLint with its recommended rules, typescript-eslint's parser, eslint-plugin-jsdoc)
+HOST_TOOLS = (
+    TYPESCRIPT,
+    "eslint@9.39.1",
+    "@eslint/js@9.39.1",
+    "eslint-plugin-jsdoc@50.6.17",
+    "@typescript-eslint/parser@8.46.4",
+    "globals@15.15.0",
+)
 _TIMEOUT = 60.0
 
 # The parser server: loads the pinned TypeScript package and one handler module (a harness
-# file exporting `function (ts) { return function (request) { ... } }`), then answers one JSON
-# request per stdin line with one JSON line. Node 12-compatible, as every harness script.
+# file exporting `function (ts, modules) { return function (request) { ... } }`, `modules` the
+# tool environment's node_modules), then answers one JSON request per stdin line with one JSON
+# line. Node 12-compatible, as every harness script.
 _SERVE = r"""
-var ts = require(process.argv[1]);
-var handle = require(process.argv[2])(ts);
+var ts = require(require('path').join(process.argv[1], 'typescript'));
+var handle = require(process.argv[2])(ts, process.argv[1]);
 require('readline').createInterface({ input: process.stdin }).on('line', function (line) {
   var answer;
   try { answer = { ok: handle(JSON.parse(line)) }; }
@@ -79,15 +90,15 @@ def _syntax_line(stderr: str) -> str:
 
 
 @functools.cache
-def _typescript() -> tuple[Path, Path]:
-    """(node, the typescript package) of the tool environment, built on first use."""
+def _tools() -> tuple[Path, Path]:
+    """(node, node_modules) of the host's tool environment, built on first use."""
     from pinbench.envs.node.builder import ensure  # the builder needs the registry: only now
 
     try:
-        env = ensure(EnvSpec(toolchain="node", version=None, pins=(TYPESCRIPT,)))
+        env = ensure(EnvSpec(toolchain="node", version=None, pins=HOST_TOOLS))
     except EnvError as exc:
         raise ParserUnavailable(f"the TypeScript parser's environment: {exc}") from None
-    return env.path / "bin" / "node", env.path / "node_modules" / "typescript"
+    return env.path / "bin" / "node", env.path / "node_modules"
 
 
 class _Server:
@@ -128,7 +139,7 @@ class _Server:
 
     def _started(self) -> subprocess.Popen[bytes]:
         if self.process is None or self.process.poll() is not None:
-            node, package = _typescript()
+            node, package = _tools()
             self.process = subprocess.Popen(
                 [str(node), "-e", _SERVE, str(package), str(self.handler)],
                 stdin=subprocess.PIPE,

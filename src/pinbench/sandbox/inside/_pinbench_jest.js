@@ -4,14 +4,18 @@
 //
 //   node _pinbench_jest.js local PROGRAM TEST RESULT_FD
 //   node _pinbench_jest.js remote DATA_FD BELL_FD TEST RESULT_FD
+//   node _pinbench_jest.js repo ROOT TEST COVER RESULT_FD
 //
-// Gives the test `describe`/`test`/`it`, the hooks (Jest's and Mocha's names) and Jest's
-// `expect` (the environment's), makes `require('./<name>')` in the test return the program,
-// runs every test in order and writes one JSON result to RESULT_FD.
+// Gives the test `describe`/`test`/`it`, the hooks (Jest's and Mocha's names), Jest's `expect`
+// and `jest.fn`/`jest.spyOn` (the environment's), makes `require('./<name>')` in the test
+// return the program, runs every test in order and writes one JSON result to RESULT_FD.
 // `local`: the program is loaded here (CommonJS by require, an ES module by import()): the
 // test runs in the program's process, and that verdict is forgeable (pinbench reports it so).
 // `remote` (trusted grading): the program runs in its own process (_pinbench_program.js) and is
 // reached through the channel (_pinbench_channel.js): this process is the grader.
+// `repo`: one test file of a repository laid out at ROOT (TypeScript files transpiled as they
+// are required), each test's outcome recorded and, with COVER 1, the repository's functions it
+// called (V8's precise coverage, taken around each test with its hooks).
 const fs = require('fs');
 const path = require('path');
 const Module = require('module');
@@ -20,12 +24,16 @@ const vm = require('vm');
 
 const argv = process.argv.slice(2);
 const remote = argv[0] === 'remote';
+const repo = argv[0] === 'repo';
 const testPath = remote ? argv[3] : argv[2];
-const resultFd = Number(remote ? argv[4] : argv[3]);
+const resultFd = Number(remote || repo ? argv[4] : argv[3]);
+const repoRoot = repo ? argv[1] : null;
 // remote: `require('./<module>')` in the test (test_<module>.js) names the program's module
-const programPath = remote
-  ? path.join(path.dirname(testPath), path.basename(testPath).replace(/^test_/, ''))
-  : argv[1];
+const programPath = repo
+  ? null
+  : remote
+    ? path.join(path.dirname(testPath), path.basename(testPath).replace(/^test_/, ''))
+    : argv[1];
 let channel = null;
 const TEST_TIMEOUT_MS = 10000;
 const writeSync = fs.writeSync;
@@ -72,6 +80,13 @@ function fullName(node) {
   return names.join(' > ');
 }
 
+// what Mocha gives `this` in a suite, test or hook (its settings mean nothing here)
+function mochaContext() {
+  const context = {};
+  context.timeout = context.slow = context.retries = function () { return context; };
+  return context;
+}
+
 function describe(name, fn, flags) {
   const s = suite(String(name), current);
   Object.assign(s, flags || {});
@@ -80,7 +95,7 @@ function describe(name, fn, flags) {
   const outer = current;
   current = s;
   try {
-    if (typeof fn === 'function') fn.call({});
+    if (typeof fn === 'function') fn.call(mochaContext());
   } finally {
     current = outer;
   }
@@ -151,7 +166,7 @@ function invoke(fn, timeout, label) {
     done.diagnostic = function () {};
     let value;
     try {
-      value = fn.call({}, done);
+      value = fn.call(mochaContext(), done);
     } catch (err) {
       finish(err);
       return;
@@ -183,6 +198,13 @@ function eachHooks(s, kind) {
 }
 
 const result = { collected: 0, passed: 0, failed: 0, skipped: 0, failures: [] };
+let coverage = null; // repo mode with COVER: the functions each test calls
+function record(t, outcome, calls) {
+  if (!repo) return;
+  const name = fullName(t.parent) ? fullName(t.parent) + ' > ' + t.name : t.name;
+  if (!result.tests) result.tests = [];
+  result.tests.push({ name: name, outcome: outcome, calls: calls || [] });
+}
 
 async function runSuite(s) {
   let setup = null;
@@ -204,9 +226,11 @@ async function runSuite(s) {
     result.collected++;
     if (skipped(t) || (anyOnly && !selected(t))) {
       result.skipped++;
+      record(t, 'skipped');
       continue;
     }
     let failure = setup;
+    if (coverage) coverage.reset();
     if (!failure) {
       try {
         for (const fn of eachHooks(s, 'beforeEach')) await invoke(fn, 0, 'beforeEach hook');
@@ -222,6 +246,8 @@ async function runSuite(s) {
         }
       }
     }
+    const calls = coverage ? coverage.take() : [];
+    record(t, failure ? 'failed' : 'passed', calls);
     if (failure) {
       result.failed++;
       const info = errorInfo(failure);
@@ -307,8 +333,165 @@ function loadRemote() {
   }
 }
 
+// V8's precise coverage (call counts), taken around each test: the functions of the
+// repository (not its node_modules, not pinbench's files) a test called, as
+// "relative/path:line:name" entries of `result.functions`.
+function startCoverage(root, compiled) {
+  const inspector = require('inspector');
+  const session = new inspector.Session();
+  session.connect();
+  function post(method, params) {
+    let answer = null;
+    let failure = null;
+    session.post(method, params || {}, function (err, value) { failure = err; answer = value; });
+    if (failure) throw failure;
+    return answer; // an in-process session answers before post returns
+  }
+  post('Profiler.enable');
+  post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+  const functions = [];
+  const ids = new Map();
+  const starts = new Map();
+  function lineAt(file, offset) {
+    let table = starts.get(file);
+    if (!table) {
+      const done = compiled.get(file);
+      const text = done ? done.text : fs.readFileSync(file, 'utf8');
+      table = { lines: [0], map: done ? done.lines : null };
+      for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) table.lines.push(i + 1);
+      starts.set(file, table);
+    }
+    let low = 0;
+    let high = table.lines.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (table.lines[mid] <= offset) low = mid; else high = mid - 1;
+    }
+    return table.map ? table.map[low] || 0 : low + 1;
+  }
+  return {
+    functions: functions,
+    reset: function () { post('Profiler.takePreciseCoverage'); },
+    take: function () {
+      const called = [];
+      post('Profiler.takePreciseCoverage').result.forEach(function (script) {
+        const file = script.url.indexOf('file://') === 0 ? url.fileURLToPath(script.url) : script.url;
+        if (file.indexOf(root + '/') !== 0 || file.indexOf('/node_modules/') >= 0) return;
+        const rel = file.slice(root.length + 1);
+        if (rel.indexOf('_pinbench_') === 0) return;
+        script.functions.forEach(function (fn) {
+          const range = fn.ranges[0];
+          if (!range || !range.count || (range.startOffset === 0 && !fn.functionName)) return;
+          const key = file + ':' + range.startOffset;
+          let id = ids.get(key);
+          if (id === undefined) {
+            id = functions.push(rel + ':' + lineAt(file, range.startOffset) + ':' + fn.functionName) - 1;
+            ids.set(key, id);
+          }
+          called.push(id);
+        });
+      });
+      return called.sort(function (a, b) { return a - b; });
+    },
+  };
+}
+
+// for each line of transpiled code, the line of the TypeScript source it came from (from the
+// source map's first segment on that line; 0 where none)
+function sourceLines(mapText) {
+  const CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const lines = [];
+  let source = 0;
+  let last = 0;
+  JSON.parse(mapText).mappings.split(';').forEach(function (segments) {
+    let first = 0;
+    segments.split(',').forEach(function (segment, index) {
+      const values = [];
+      let value = 0;
+      let shift = 0;
+      for (let i = 0; i < segment.length; i++) {
+        const digit = CHARS.indexOf(segment.charAt(i));
+        value += (digit & 31) << shift;
+        if (digit & 32) { shift += 5; continue; }
+        values.push(value & 1 ? -(value >> 1) : value >> 1);
+        value = 0;
+        shift = 0;
+      }
+      if (values.length >= 4) {
+        source += values[2];
+        if (index === 0 || !first) first = source + 1;
+      }
+    });
+    if (first) last = first;
+    lines.push(first || last);
+  });
+  return lines;
+}
+
+// TypeScript files of the repository, transpiled (no type check) as they are required, with
+// the environment's TypeScript; `compiled` keeps what ran and its line map
+function registerTypeScript(root, compiled) {
+  let ts;
+  try {
+    ts = require(require.resolve('typescript', { paths: [root] }));
+  } catch (err) {
+    return;
+  }
+  function compile(module, filename) {
+    const out = ts.transpileModule(fs.readFileSync(filename, 'utf8'), {
+      fileName: filename,
+      compilerOptions: {
+        module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2019, esModuleInterop: true,
+        sourceMap: true, experimentalDecorators: true, jsx: ts.JsxEmit.React,
+      },
+    });
+    compiled.set(filename, { text: out.outputText, lines: sourceLines(out.sourceMapText || '{"mappings":""}') });
+    module._compile(out.outputText, filename);
+  }
+  ['.ts', '.tsx', '.cts'].forEach(function (ext) { require.extensions[ext] = compile; });
+}
+
+function jestObject() {
+  try {
+    const mock = require(require.resolve('jest-mock', { paths: [path.dirname(testPath)] }));
+    const mocker = mock.ModuleMocker ? new mock.ModuleMocker(global) : null;
+    if (!mocker) return undefined;
+    return {
+      fn: mocker.fn.bind(mocker),
+      spyOn: mocker.spyOn.bind(mocker),
+      restoreAllMocks: mocker.restoreAllMocks.bind(mocker),
+      clearAllMocks: mocker.clearAllMocks.bind(mocker),
+      resetAllMocks: mocker.resetAllMocks.bind(mocker),
+    };
+  } catch (err) {
+    return undefined;
+  }
+}
+
+async function loadTest() {
+  try {
+    if (/\.mjs$/.test(testPath)) {
+      await import(url.pathToFileURL(testPath).href);
+    } else {
+      try {
+        require(testPath);
+      } catch (err) {
+        if (!err || err.code !== 'ERR_REQUIRE_ESM') throw err;
+        await import(url.pathToFileURL(testPath).href);
+      }
+    }
+    return true;
+  } catch (err) {
+    const info = errorInfo(err);
+    info.test = '(loading the test)';
+    report({ collected: 0, passed: 0, failed: 1, skipped: 0, failures: [info], test_error: true, tests: [] });
+    return false;
+  }
+}
+
 async function main() {
   process.on('unhandledRejection', function () {}); // a test's own failure, seen when awaited
+  if (repo) return mainRepo();
   const program = remote ? loadRemote() : await loadLocal();
   if (reported) return;
   const testDir = path.dirname(testPath);
@@ -328,21 +511,7 @@ async function main() {
     m.loaded = true;
     require.cache[programPath] = m;
   }
-  const shim = new Module('pinbench:node-test');
-  shim.exports = nodeTest;
-  shim.loaded = true;
-  require.cache['pinbench:node-test'] = shim;
-
-  const expect = expectFunction();
-  Object.assign(global, {
-    describe: describe, context: describe, test: test, it: test,
-    xit: test.skip, xtest: test.skip, xdescribe: describe.skip,
-    fit: test.only, fdescribe: describe.only,
-    beforeAll: hook('beforeAll'), afterAll: hook('afterAll'),
-    before: hook('beforeAll'), after: hook('afterAll'),
-    beforeEach: hook('beforeEach'), afterEach: hook('afterEach'),
-  });
-  if (expect) global.expect = expect;
+  installGlobals();
   try {
     require(testPath);
   } catch (err) {
@@ -354,6 +523,47 @@ async function main() {
   await runSuite(root);
   if (channel !== null && channel.broken !== null) result.broken = channel.broken;
   report(result);
+}
+
+async function mainRepo() {
+  const compiled = new Map();
+  registerTypeScript(repoRoot, compiled);
+  const resolve = Module._resolveFilename;
+  Module._resolveFilename = function (request) {
+    if (request === 'node:test' || request === 'test') return 'pinbench:node-test';
+    if (request === '@jest/globals') return 'pinbench:jest-globals';
+    return resolve.apply(this, arguments);
+  };
+  installGlobals();
+  const globalsShim = new Module('pinbench:jest-globals');
+  globalsShim.exports = Object.assign({}, nodeTest, { expect: global.expect, jest: global.jest });
+  globalsShim.loaded = true;
+  require.cache['pinbench:jest-globals'] = globalsShim;
+  if (argv[3] === '1') coverage = startCoverage(repoRoot, compiled);
+  if (!(await loadTest())) return;
+  await runSuite(root);
+  if (coverage) result.functions = coverage.functions;
+  if (!result.tests) result.tests = [];
+  report(result);
+}
+
+function installGlobals() {
+  const shim = new Module('pinbench:node-test');
+  shim.exports = nodeTest;
+  shim.loaded = true;
+  require.cache['pinbench:node-test'] = shim;
+  const expect = expectFunction();
+  const jest = jestObject();
+  Object.assign(global, {
+    describe: describe, context: describe, test: test, it: test,
+    xit: test.skip, xtest: test.skip, xdescribe: describe.skip,
+    fit: test.only, fdescribe: describe.only,
+    beforeAll: hook('beforeAll'), afterAll: hook('afterAll'),
+    before: hook('beforeAll'), after: hook('afterAll'),
+    beforeEach: hook('beforeEach'), afterEach: hook('afterEach'),
+  });
+  if (expect) global.expect = expect;
+  if (jest) global.jest = jest;
 }
 
 main().then(null, function (err) {

@@ -893,6 +893,99 @@ def _run_jest(job, record):
     _jest_record(result, record)
 
 
+def _run_node_repo(job, record):
+    """A repository's own JavaScript/TypeScript test files (or the tests `select` names), each
+    file in its own Node process of pinbench's runner (as Jest isolates files), with the
+    program written over one of the repository's files; per-test outcomes and, when asked,
+    the repository functions each test called."""
+    env_root = job["env_root"]
+    _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    _link_node_modules(env_root)
+    node = os.path.join(env_root, "bin", "node")
+    runner = os.path.join(CODEDIR, "_pinbench_jest.js")
+    trace = "1" if job.get("trace") else "0"
+    wanted = [s for s in job.get("select", []) if "::" in s]
+    files = sorted(set(s.split("::", 1)[0] for s in job.get("select", []))) or job["test_files"]
+    outcomes, calls, functions, index, errors = {}, {}, [], {}, []
+    for rel in files:
+        path = os.path.join(CODEDIR, rel)
+        code, text = _run_node([node, runner, "repo", CODEDIR, path, trace], result_fd=True)
+        try:
+            result = json.loads(text)
+        except ValueError:
+            result = {"no_result": True}
+        if not isinstance(result, dict) or result.get("no_result"):
+            outcomes[rel + "::(file)"] = "failed"
+            errors.append(
+                "%s: node ended (exit status %s) before its tests completed" % (rel, code)
+            )
+            continue
+        if result.get("test_error"):
+            first = (result.get("failures") or [{}])[0]
+            outcomes[rel + "::(file)"] = "failed"
+            errors.append(_plain("%s: %s" % (rel, first.get("message", "")))[:4000])
+            continue
+        known = [str(f) for f in result.get("functions") or []]
+        for entry in result.get("tests") or []:
+            name = "%s::%s" % (rel, entry.get("name"))
+            outcomes[name] = str(entry.get("outcome"))
+            ids = set()
+            for i in entry.get("calls") or []:
+                if isinstance(i, int) and 0 <= i < len(known):
+                    function = known[i]
+                    if function not in index:
+                        index[function] = len(functions)
+                        functions.append(function)
+                    ids.add(index[function])
+            calls.setdefault(name, set()).update(ids)
+        for failure in result.get("failures") or []:
+            if isinstance(failure, dict) and len(errors) < 20:
+                message = "%s::%s: %s" % (rel, failure.get("test"), failure.get("message", ""))
+                record.setdefault("_failures", []).append(_plain(message)[:2000])
+    judged = dict((n, o) for n, o in outcomes.items() if not wanted or n in wanted)
+    for name in wanted:
+        judged.setdefault(name, "missing")
+    details = {"outcomes": outcomes, "collect_errors": errors[:20]}
+    if job.get("trace"):
+        details["functions"] = functions
+        details["calls"] = dict((n, sorted(ids)) for n, ids in calls.items())
+    record["details"] = details
+    failures = record.pop("_failures", [])
+    passed = [n for n, o in judged.items() if o == "passed"]
+    failed = [n for n, o in judged.items() if o != "passed"]
+    record["tests"] = {"collected": len(judged), "passed": len(passed), "failed": len(failed)}
+    focal = job.get("focal")
+    if errors and (not wanted or any(n.endswith("::(file)") for n in judged)):
+        record.update(status="failed", exc_type="LoadError", message=errors[0][:2000])
+    elif not judged:
+        record.update(status="failed", exc_type="NoTests", message="no test was collected")
+    elif failed:
+        first = failed[0]
+        why = next((f for f in failures if f.startswith(first + ":")), first + ": " + judged[first])
+        record.update(status="failed", exc_type="TestFailed", message=why[:2000])
+    elif focal and not _node_called(focal, functions, calls):
+        record.update(
+            status="failed",
+            exc_type="FocalNotCalled",
+            message="no test called %s" % focal["name"],
+        )
+    else:
+        record["status"] = "passed"
+
+
+def _node_called(focal, functions, calls):
+    """Whether any test called the focal function: same file, one of its first lines, and its
+    name (V8 names a method `name` or `Class.name`, a getter `get name`)."""
+    lines = set(focal["lines"])
+    for ids in calls.values():
+        for index in ids:
+            rel, line, name = functions[index].rsplit(":", 2)
+            short = name.rsplit(".", 1)[-1].rsplit(" ", 1)[-1]
+            if rel == focal["path"] and int(line) in lines and short in (focal["name"], ""):
+                return True
+    return False
+
+
 GRADER_UID_OFFSET = 1000  # the grader's uid: the program's plus this (a uid of its own)
 
 
@@ -1589,6 +1682,7 @@ def run_job(job, in_server):
     runners = {"script": _run_script, "pytest": _run_pytest, "repo": _run_repo, "probe": _probe}
     runners["build"] = _run_build
     runners["jest"] = _run_jest
+    runners["node-repo"] = _run_node_repo
     runner = runners[mode]
     try:
         runner(job, record)

@@ -14,20 +14,26 @@ from pathlib import Path
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
-from pydantic import BaseModel, Field
 
+import pinbench.envs as envs
 from pinbench.core import snapshots
-from pinbench.core.env import EnvError, EnvSpec
+from pinbench.core.env import EnvError, Environment, EnvSpec
 from pinbench.core.outcome import Limits, Status
 from pinbench.core.paths import uv_cache_dir
 from pinbench.core.snapshots import Snapshot
 from pinbench.core.tests import TestKind, TestSpec
-from pinbench.envs.python.builder import Environment, ensure, interpreters
+from pinbench.envs.python.builder import ensure, interpreters
 from pinbench.envs.python.interpreters import uv_binary, uv_environ
 from pinbench.execution.local import ExecutionService
+from pinbench.tasks.ide.node import build as node_build
+from pinbench.tasks.ide.repo import (
+    BUILD_VERSION,
+    SUITE_LIMIT_SECONDS,
+    Baseline,
+    RepoBuild,
+    RepoRejected,
+)
 
-BUILD_VERSION = 1
-SUITE_LIMIT_SECONDS = 600.0  # a suite slower than this is rejected
 _TEST_EXTRAS = {"test", "tests", "testing", "dev"}
 _REQUIREMENT_FILES = (
     "requirements.txt",
@@ -43,52 +49,6 @@ _REQUIREMENT_FILES = (
     "requirements/dev.txt",
     "requirements/base.txt",
 )
-
-
-class RepoRejected(Exception):
-    """The repository cannot serve as a source of cases; the message says why."""
-
-
-class Baseline(BaseModel):
-    """The suite's run before any change: per-test outcomes and function-level coverage."""
-
-    outcomes: dict[str, str]  # node id -> passed / failed / skipped
-    functions: list[str]  # "path:first_line:name" of every repository function a test called
-    calls: dict[str, list[int]]  # node id -> indexes into `functions`
-    seconds: float
-    collect_errors: list[str] = Field(default_factory=list)
-
-    @property
-    def passing(self) -> list[str]:
-        return sorted(n for n, o in self.outcomes.items() if o == "passed")
-
-    def covering(self, path: str, name: str, lines: set[int]) -> list[str]:
-        """Passing tests that called the function `name` of `path` starting on one of `lines`."""
-        wanted = set()
-        for index, function in enumerate(self.functions):
-            rel, line, fname = function.rsplit(":", 2)
-            if rel == path and fname == name and int(line) in lines:
-                wanted.add(index)
-        return sorted(
-            n
-            for n, ids in self.calls.items()
-            if self.outcomes.get(n) == "passed" and wanted.intersection(ids)
-        )
-
-
-class RepoBuild(BaseModel):
-    """What `pinbench ide collect` learnt about a repository; stored with its cases."""
-
-    version: int = BUILD_VERSION
-    name: str
-    snapshot: str
-    sources: list[str] = Field(description="files the dependencies were read from")
-    requirements: list[str] = Field(description="as declared")
-    env: EnvSpec = Field(description="the resolution: exact pins")
-    python_version: str = Field(description="the interpreter the environment has, X.Y")
-    env_key: str
-    baseline: Baseline
-    notes: list[str] = Field(default_factory=list)
 
 
 def build_repo(
@@ -107,6 +67,10 @@ def build_repo(
                 return build, _ensure(build.env)
         except ValueError:
             pass
+    if node_build.detect(snap):
+        build, node_env = node_build.build(snap, service, name or source.resolve().name)
+        memo.write_text(build.model_dump_json(indent=1))
+        return build, node_env
     declared, sources, python, notes = declared_requirements(snap)
     own = canonicalize_name(name or source.name)
     declared = [r for r in declared if canonicalize_name(Requirement(r).name) != own]
@@ -116,7 +80,10 @@ def build_repo(
         notes.append(f"left out {len(snap.skipped)} binary or oversized files: {shown}")
     pins = resolve_pins(declared, python_version)
     spec = EnvSpec(version=python_version, pins=tuple(pins), extras=("pytest",))
-    env = _ensure(spec)
+    try:
+        env = ensure(spec)
+    except EnvError as exc:
+        raise _unbuildable(exc) from exc
     baseline = run_baseline(snap, env, service)
     build = RepoBuild(
         name=name or source.resolve().name,
@@ -124,7 +91,7 @@ def build_repo(
         sources=sources,
         requirements=declared,
         env=spec,
-        python_version=".".join(map(str, env.resolution.interpreter.version[:2])),
+        toolchain_version=".".join(map(str, env.resolution.interpreter.version[:2])),
         env_key=env.key,
         baseline=baseline,
         notes=notes,
@@ -135,10 +102,14 @@ def build_repo(
 
 def _ensure(spec: EnvSpec) -> Environment:
     try:
-        return ensure(spec)
+        return envs.ensure(spec)
     except EnvError as exc:
-        log = f" (log: {exc.log})" if exc.log else ""
-        raise RepoRejected(f"environment cannot be built: {exc}{log}") from exc
+        raise _unbuildable(exc) from exc
+
+
+def _unbuildable(exc: EnvError) -> RepoRejected:
+    log = f" (log: {exc.log})" if exc.log else ""
+    return RepoRejected(f"environment cannot be built: {exc}{log}")
 
 
 def run_baseline(snap: Snapshot, env: Environment, service: ExecutionService) -> Baseline:

@@ -8,11 +8,17 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, TypeAdapter
 
 from pinbench.core.env import EnvSpec
 from pinbench.core.tests import Focal
 from pinbench.tasks.ide.lint import Diagnostic
+
+
+class Language(StrEnum):
+    PYTHON = "python"
+    JAVASCRIPT = "javascript"
+    TYPESCRIPT = "typescript"
 
 
 class Kind(StrEnum):
@@ -30,7 +36,11 @@ class _Case(BaseModel):
     repo: str = Field(description="the repository's name")
     snapshot: str = Field(description="digest of the repository snapshot")
     env: EnvSpec = Field(description="the repository's resolved environment")
-    python_version: str
+    language: Language = Field(default=Language.PYTHON, description="the language of `path`")
+    toolchain_version: str = Field(
+        description="the toolchain release the environment has (Python X.Y, Node X.Y.Z)",
+        validation_alias=AliasChoices("toolchain_version", "python_version"),
+    )
     path: str = Field(description="the file the case is about")
     origin: str = ""
 
@@ -61,6 +71,11 @@ class TestCase(_Case):
     qualname: str
     focal: Focal
     reference: str = Field(default="", description="a passing test calling it, when one exists")
+    test_path: str = Field(
+        default="",
+        description="JavaScript/TypeScript: the test file the answer is saved as (Python: "
+        "appended to `path`)",
+    )
 
 
 class Snippet(BaseModel):

@@ -12,7 +12,7 @@ from pinbench.core.paths import cache_root
 from pinbench.execution.local import ExecutionService
 from pinbench.tasks.base import Loaded, Settings
 from pinbench.tasks.ide import dataset
-from pinbench.tasks.ide.cases import Case, Kind
+from pinbench.tasks.ide.cases import Case, Kind, Language
 from pinbench.tasks.ide.collect import builtin_repositories, collect_repositories
 from pinbench.tasks.ide.task import IdeTask, item_of
 
@@ -33,8 +33,24 @@ class IdeFamily:
         kinds = {k.value for k in Kind}
         if settings.split not in ALL and settings.split not in kinds:
             raise DatasetError(f"--split for IDE cases: all or one of {', '.join(sorted(kinds))}")
-        chosen = [c for c in cases if settings.split in ALL or c.scenario.value == settings.split]
+        languages = {k.value for k in Language}
+        if settings.language is not None and settings.language not in languages:
+            raise DatasetError(f"--language for IDE cases: one of {', '.join(sorted(languages))}")
+        chosen = [
+            c
+            for c in cases
+            if (settings.split in ALL or c.scenario.value == settings.split)
+            and _speaks(c.language, settings.language)
+        ]
         return Loaded(IdeTask(), [item_of(c) for c in chosen], "ide", [str(i) for i in issues])
+
+
+def _speaks(language: Language, wanted: str | None) -> bool:
+    """Whether a case is in the language asked for (JavaScript includes TypeScript, as for
+    every task)."""
+    if wanted is None or language.value == wanted:
+        return True
+    return wanted == Language.JAVASCRIPT and language is Language.TYPESCRIPT
 
 
 def builtin_cases(jobs: int) -> Path:

@@ -1,20 +1,21 @@
 """The IDE scenarios (the Copilot Evaluation Harness tasks) on repository snapshots, one class
 each:
 
-- doc: write a function's docstring; syntax and format correctness, checked statically.
-- fix: fix a pylint/pyright diagnostic; syntax, the diagnostic gone, fewer problems in total.
+- doc: write a function's docstring (JSDoc); syntax and format correctness, checked statically.
+- fix: fix a pylint/pyright (ESLint/tsc) diagnostic; syntax, the diagnostic gone, fewer
+  problems in total.
 - generate: write a documented function's body; the tests that called it still pass (executed).
-- test: write a test for a function, appended to its file; it parses, passes and calls the
-  function (executed, with call tracing).
+- test: write a test for a function (appended to its file; a test file of the suite for
+  JavaScript/TypeScript); it parses, passes and calls the function (executed, traced).
 - workspace: rank code snippets for a question (MRR), then answer from the top three
   (keyword detection): two model steps.
 
+Each scenario is written once; what differs by language is the case's `Editor`.
 `IdeTask` serves a run of any mix of them, handing each item to its scenario's class. Metric
 names carry the scenario (`doc.format`), so one run of every scenario reports each."""
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -24,31 +25,43 @@ from pinbench.core import snapshots
 from pinbench.core.env import Environment
 from pinbench.core.item import Item
 from pinbench.core.records import ItemMeta
-from pinbench.core.tests import TestKind, TestSpec, runner_modules
+from pinbench.core.tests import TestSpec, runner_modules
 from pinbench.models.base import Message, Request, Sampling
-from pinbench.tasks.answers import code_answer, compiles
 from pinbench.tasks.base import STEP_BREAK, BaseTask, Feedback
-from pinbench.tasks.ide import docstrings, lint
 from pinbench.tasks.ide.cases import (
     Case,
     DocCase,
     FixCase,
     GenerateCase,
     Kind,
+    Language,
     TestCase,
     WorkspaceCase,
 )
-from pinbench.tasks.ide.edits import Region, body_region, find, function_body, splice, text_of
+from pinbench.tasks.ide.editor import Editor, PythonEditor
+from pinbench.tasks.ide.edits import Region, splice, text_of
+from pinbench.tasks.ide.node.editor import NodeEditor
 
 SYSTEM = (
-    "You are an expert Python developer working as a coding assistant inside an IDE, on the "
-    "repository the user has open."
+    "You are an expert {language} developer working as a coding assistant inside an IDE, on "
+    "the repository the user has open."
 )
+_LANGUAGE_NAMES = {"python": "Python", "javascript": "JavaScript", "typescript": "TypeScript"}
 _CONTEXT_LINES = 80  # of the file shown around the place a case is about
 _TOP_SNIPPETS = 3
 _NUMBER = re.compile(r"\d+")
+_PYTHON = PythonEditor()
+_EDITORS: dict[Language, Editor] = {
+    Language.PYTHON: _PYTHON,
+    Language.JAVASCRIPT: NodeEditor(Language.JAVASCRIPT),
+    Language.TYPESCRIPT: NodeEditor(Language.TYPESCRIPT),
+}
 
 C = TypeVar("C", DocCase, FixCase, GenerateCase, TestCase, WorkspaceCase)
+
+
+def editor_of(case: Case) -> Editor:
+    return _EDITORS[case.language]
 
 
 class Scenario(Generic[C]):
@@ -62,7 +75,8 @@ class Scenario(Generic[C]):
 
     def score(self, case: C, text: str, env: Environment | None) -> dict[str, float]:
         program = self.program(case, text)
-        return {f"{case.scenario.value}.syntax": float(compiles(program))}
+        path = case.test_path if isinstance(case, TestCase) and case.test_path else case.path
+        return {f"{case.scenario.value}.syntax": float(editor_of(case).parses(path, program))}
 
     def verdict(self, case: C, scores: dict[str, float]) -> bool | None:
         return None  # executed: the repository's tests decide
@@ -87,70 +101,69 @@ class Scenario(Generic[C]):
 
 class DocScenario(Scenario[DocCase]):
     def prompt(self, case: DocCase) -> str:
-        stripped = docstrings.strip_docstring(_source(case), case.qualname)
-        located = find(stripped, case.qualname)
-        line = located.node.lineno if located else 1
+        ed = editor_of(case)
+        stripped = ed.strip_doc(case.path, _source(case), case.qualname)
+        line = ed.line_of(case.path, stripped, case.qualname)
         return (
-            f"File `{case.path}`:\n\n```python\n{_window(stripped, line, line)}\n```\n\n"
-            f"Write the docstring of `{case.qualname}` (line {line}): say what it does, "
-            "document every argument, the return value and the exceptions it raises. Answer "
-            'with the docstring only, as a """triple-quoted""" string.'
+            f"File `{case.path}`:\n\n```{ed.fence}\n{_window(case, stripped, line, line)}\n```\n\n"
+            f"Write the {ed.doc_name} of `{case.qualname}` (line {line}): say what it does, "
+            "document every argument, the return value and the exceptions it raises. "
+            + ed.doc_request()
         )
 
     def program(self, case: DocCase, text: str) -> str:
-        doc = docstrings.answer_docstring(text, case.qualname)
-        stripped = docstrings.strip_docstring(_source(case), case.qualname)
-        return stripped if doc is None else _with_docstring(stripped, case.qualname, doc)
+        ed = editor_of(case)
+        doc = ed.doc_in_answer(text, case.qualname)
+        stripped = ed.strip_doc(case.path, _source(case), case.qualname)
+        return stripped if doc is None else ed.with_doc(case.path, stripped, case.qualname, doc)
 
     def score(self, case: DocCase, text: str, env: Environment | None) -> dict[str, float]:
+        ed = editor_of(case)
         program = self.program(case, text)
-        return {
-            "doc.syntax": float(compiles(program)),
-            "doc.format": _format_score(case, program, text),
-        }
+        syntax = ed.parses(case.path, program)
+        doc = ed.doc_in_answer(text, case.qualname)
+        ok = syntax and doc is not None and ed.doc_ok(case.path, program, case.qualname, doc)
+        return {"doc.syntax": float(syntax), "doc.format": float(ok)}
 
     def verdict(self, case: DocCase, scores: dict[str, float]) -> bool | None:
         return bool(scores["doc.syntax"] and scores["doc.format"])
 
     def reference_answer(self, case: DocCase) -> str:
-        return f'"""{case.reference}"""'
+        return editor_of(case).doc_answer(case.reference)
 
     def solution(self, case: DocCase, source: str) -> str:
-        return _with_docstring(source, case.qualname, case.reference)
+        return editor_of(case).with_doc(case.path, source, case.qualname, case.reference)
 
 
 class FixScenario(Scenario[FixCase]):
     def prompt(self, case: FixCase) -> str:
+        ed = editor_of(case)
         source = _source(case)
         region = _fix_region(source, case)
+        shown = _window(case, source, region.start, region.end)
         return (
-            f"File `{case.path}`:\n\n```python\n{_window(source, region.start, region.end)}\n"
-            f"```\n\n{case.diagnostic.tool} reports: `{case.diagnostic.describe()}`\n\n"
+            f"File `{case.path}`:\n\n```{ed.fence}\n{shown}\n```\n\n"
+            f"{case.diagnostic.tool} reports: `{case.diagnostic.describe()}`\n\n"
             f"Fix this problem without introducing any other. Rewrite lines {region.start}-"
-            f"{region.end}:\n\n```python\n{text_of(source, region)}\n```\n\nAnswer with the "
-            "corrected version of exactly those lines in one ```python block (an empty block "
+            f"{region.end}:\n\n```{ed.fence}\n{text_of(source, region)}\n```\n\nAnswer with the "
+            f"corrected version of exactly those lines in one ```{ed.fence} block (an empty block "
             "deletes them)."
         )
 
     def program(self, case: FixCase, text: str) -> str:
         source = _source(case)
-        return splice(source, _fix_region(source, case), code_answer(text))
+        return splice(source, _fix_region(source, case), editor_of(case).code(text))
 
     def score(self, case: FixCase, text: str, env: Environment | None) -> dict[str, float]:
         """The diagnostic gone and fewer problems in the file: the linters read the program
         against the repository's environment (the one the executor prepared, when it has it
         here; on a cluster it lives on a node, and is built here once)."""
+        ed = editor_of(case)
         program = self.program(case, text)
-        if not compiles(program):
+        if not ed.parses(case.path, program):
             return {"fix.syntax": 0.0, "fix.resolved": 0.0, "fix.fewer": 0.0}
         root = (env or envs.ensure(case.env)).path
-        after = lint.diagnose(
-            snapshots.load(case.snapshot),
-            root,
-            [case.path],
-            case.python_version,
-            replace={case.path: program},
-        )
+        after = ed.diagnose(case, program, root)
         same = sum(d.signature == case.diagnostic.signature for d in after)
         return {
             "fix.syntax": 1.0,
@@ -163,7 +176,8 @@ class FixScenario(Scenario[FixCase]):
 
     def reference_answer(self, case: FixCase) -> str:
         source = _source(case)  # no known fix: the unchanged lines (which fail)
-        return f"```python\n{text_of(source, _fix_region(source, case))}\n```"
+        fence = editor_of(case).fence
+        return f"```{fence}\n{text_of(source, _fix_region(source, case))}\n```"
 
     def title(self, case: FixCase) -> str:
         return f"fix {case.diagnostic.describe()}"
@@ -171,74 +185,62 @@ class FixScenario(Scenario[FixCase]):
 
 class GenerateScenario(Scenario[GenerateCase]):
     def prompt(self, case: GenerateCase) -> str:
+        ed = editor_of(case)
         source = _source(case)
-        region = _generate_region(source, case)
+        region = ed.body_region(case.path, source, case.qualname)
         prefix = "\n".join(source.splitlines()[: region.start - 1])
         return (
-            f"File `{case.path}`, up to the function you must write:\n\n```python\n{prefix}\n"
-            f"{region.indent}# Your code here\n```\n\nWrite the body of `{case.qualname}` as "
-            "its signature and docstring describe it. Answer with the complete function in one "
-            "```python block."
+            f"File `{case.path}`, up to the function you must write:\n\n```{ed.fence}\n{prefix}\n"
+            f"{region.indent}{ed.placeholder}\n```\n\nWrite the body of `{case.qualname}` as "
+            f"its signature and documentation describe it. Answer with the complete function in "
+            f"one ```{ed.fence} block."
         )
 
     def program(self, case: GenerateCase, text: str) -> str:
+        ed = editor_of(case)
         source = _source(case)
-        name = case.qualname.rsplit(".", 1)[-1]
-        code = code_answer(text, name)
-        body = function_body(code, name)
-        return splice(source, _generate_region(source, case), code if body is None else body)
+        region = ed.body_region(case.path, source, case.qualname)
+        return splice(source, region, ed.body_answer(case.path, text, case.qualname))
 
     def reference_answer(self, case: GenerateCase) -> str:
-        source = _source(case)
-        located = find(source, case.qualname)
-        assert located is not None
-        return f"```python\n{ast.get_source_segment(source, located.node)}\n```"
+        ed = editor_of(case)
+        function = ed.function_source(case.path, _source(case), case.qualname)
+        return f"```{ed.fence}\n{function}\n```"
 
     def hidden_test(self, case: GenerateCase) -> TestSpec | None:
-        return TestSpec(
-            kind=TestKind.REPO, code="", repo=case.snapshot, path=case.path, select=case.tests
-        )
+        return editor_of(case).generate_test(case)
 
 
 class TestScenario(Scenario[TestCase]):
     __test__ = False  # not a pytest class
 
     def prompt(self, case: TestCase) -> str:
-        source = _source(case)
-        located = find(source, case.qualname)
-        assert located is not None
-        function = ast.get_source_segment(source, located.node) or ""
+        ed = editor_of(case)
+        function = ed.function_source(case.path, _source(case), case.qualname)
         return (
-            f"This is `{case.qualname}` from `{case.path}`:\n\n```python\n{function}\n```\n\n"
-            f"Write a pytest test function (named `test_...`) for `{case.qualname}`. It will be "
-            f"appended to the end of `{case.path}`, so everything defined in that file is in "
-            "scope without an import. Answer with the test in one ```python block."
+            f"This is `{case.qualname}` from `{case.path}`:\n\n```{ed.fence}\n{function}\n```\n\n"
+            f"{ed.test_request(case)} Answer with the test in one ```{ed.fence} block."
         )
 
     def program(self, case: TestCase, text: str) -> str:
-        return _appended(_source(case), code_answer(text))
+        ed = editor_of(case)
+        return ed.test_program(case, _source(case), ed.code(text))
 
     def reference_answer(self, case: TestCase) -> str:
-        return f"```python\n{case.reference}\n```"
+        return f"```{editor_of(case).fence}\n{case.reference}\n```"
 
     def solution(self, case: TestCase, source: str) -> str:
-        return _appended(source, case.reference)
+        return editor_of(case).test_program(case, source, case.reference)
 
     def hidden_test(self, case: TestCase) -> TestSpec | None:
-        return TestSpec(
-            kind=TestKind.REPO,
-            code="",
-            repo=case.snapshot,
-            path=case.path,
-            select=(case.path,),
-            focal=case.focal,
-        )
+        return editor_of(case).test_spec(case)
 
 
 class WorkspaceScenario(Scenario[WorkspaceCase]):
     def prompt(self, case: WorkspaceCase) -> str:
         shown = "\n\n".join(
-            f"[{i + 1}] `{s.path}`\n```python\n{s.text}\n```" for i, s in enumerate(case.candidates)
+            f"[{i + 1}] `{s.path}`\n```{editor_of(case).fence}\n{s.text}\n```"
+            for i, s in enumerate(case.candidates)
         )
         return (
             f"Question about the repository: {case.query}\n\nCode snippets from the repository:"
@@ -315,9 +317,13 @@ def item_of(case: Case) -> Item[Case]:
         id=case.id,
         library=case.repo,
         version=case.snapshot[:12],
-        toolchain_version=case.python_version,
+        toolchain_version=case.toolchain_version,
         problem=scenario.title(case),
-        breakdowns={"scenario": case.scenario.value, "repo": case.repo},
+        breakdowns={
+            "scenario": case.scenario.value,
+            "repo": case.repo,
+            "language": case.language.value,
+        },
     )
     return Item(
         payload=case,
@@ -350,7 +356,10 @@ class IdeTask(BaseTask):
             sample=sample,
             round=round,
             messages=(
-                Message(role="system", content=SYSTEM),
+                Message(
+                    role="system",
+                    content=SYSTEM.format(language=_LANGUAGE_NAMES[item.payload.language]),
+                ),
                 Message(role="user", content=prompt(item.payload)),
             ),
             sampling=sampling,
@@ -380,21 +389,11 @@ def _source(case: Case) -> str:
     return snapshots.load(case.snapshot).read(case.path)
 
 
-def _appended(source: str, test: str) -> str:
-    return source.rstrip("\n") + "\n\n\n" + test.strip("\n") + "\n"
-
-
-def _with_docstring(source: str, qualname: str, doc: str) -> str:
-    try:
-        return docstrings.insert_docstring(source, qualname, doc)
-    except (KeyError, SyntaxError, ValueError):
-        return source
-
-
 def _answer_prompt(case: WorkspaceCase, ranking: str) -> str:
     top = _ranking(ranking, len(case.candidates))[:_TOP_SNIPPETS] or [1, 2, 3]
     shown = "\n\n".join(
-        f"`{case.candidates[i - 1].path}`\n```python\n{case.candidates[i - 1].text}\n```"
+        f"`{case.candidates[i - 1].path}`\n```{editor_of(case).fence}\n"
+        f"{case.candidates[i - 1].text}\n```"
         for i in top
         if i <= len(case.candidates)
     )
@@ -404,15 +403,15 @@ def _answer_prompt(case: WorkspaceCase, ranking: str) -> str:
     )
 
 
-def _window(source: str, start: int, end: int) -> str:
+def _window(case: Case, source: str, start: int, end: int) -> str:
     lines = source.splitlines()
     first = max(0, start - 1 - _CONTEXT_LINES)
     last = min(len(lines), end + _CONTEXT_LINES // 2)
     shown = lines[first:last]
     if first:
-        shown.insert(0, f"# ... ({first} lines above)")
+        shown.insert(0, f"{_comment(case)} ... ({first} lines above)")
     if last < len(lines):
-        shown.append(f"# ... ({len(lines) - last} lines below)")
+        shown.append(f"{_comment(case)} ... ({len(lines) - last} lines below)")
     return "\n".join(shown)
 
 
@@ -420,22 +419,6 @@ def _fix_region(source: str, case: FixCase) -> Region:
     start, end = case.region
     line = source.splitlines()[start - 1]
     return Region(start, end, line[: len(line) - len(line.lstrip())])
-
-
-def _generate_region(source: str, case: GenerateCase) -> Region:
-    located = find(source, case.qualname)
-    if located is None:
-        raise KeyError(f"{case.path} has no {case.qualname}")
-    return body_region(source, located.node)
-
-
-def _format_score(case: DocCase, program: str, text: str) -> float:
-    doc = docstrings.answer_docstring(text, case.qualname)
-    if doc is None or not docstrings.syntax_ok(program, case.qualname, doc):
-        return 0.0
-    located = find(program, case.qualname)
-    assert located is not None
-    return float(docstrings.check_format(doc, docstrings.facts(located.node)).ok)
 
 
 def _ranking(text: str, size: int) -> list[int]:
@@ -451,3 +434,7 @@ def _ranking(text: str, size: int) -> list[int]:
 def _mentions(text: str, keyword: str) -> bool:
     pattern = r"(?<![A-Za-z0-9_])" + re.escape(keyword.lower()) + r"(?![A-Za-z0-9_])"
     return re.search(pattern, text.lower()) is not None
+
+
+def _comment(case: Case) -> str:
+    return "#" if case.language is Language.PYTHON else "//"

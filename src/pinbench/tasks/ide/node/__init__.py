@@ -1,0 +1,1 @@
+"""The IDE scenarios on npm-managed JavaScript and TypeScript repositories."""

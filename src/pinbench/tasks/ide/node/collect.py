@@ -1,0 +1,296 @@
+"""Case collection from a built JavaScript or TypeScript repository, one function per scenario.
+
+doc: functions whose body is longer than three lines, with a reference JSDoc that passes the
+check (the function's own, else one synthesized from what the function takes, returns and
+throws); fix: ESLint (and tsc) diagnostics; generate: documented functions that passing tests
+call; test: exported functions of modules a trivial test file can load; workspace: the
+repository's queries, else derived from documented exported functions."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Iterator
+
+from pinbench.core.outcome import Limits
+from pinbench.core.tests import Focal, TestKind, TestSpec
+from pinbench.tasks.ide.cases import Case, DocCase, GenerateCase, Kind, Language, Snippet, TestCase
+from pinbench.tasks.ide.lint import Diagnostic, LintError
+from pinbench.tasks.ide.node import edits, source
+from pinbench.tasks.ide.node.build import modules_of
+from pinbench.tasks.ide.node.source import Function
+from pinbench.tasks.ide.selection import (
+    Collection,
+    Context,
+    Query,
+    fix_cases,
+    question,
+    spread,
+    workspace_cases,
+)
+
+GENERATED_TEST = "pinbench_generated.test"
+
+
+def collect(context: Context, kinds: Iterable[Kind]) -> Collection:
+    result = Collection()
+    collectors: dict[Kind, Callable[[Context, Collection], list[Case]]] = {
+        Kind.DOC: _doc,
+        Kind.FIX: _fix,
+        Kind.GENERATE: _generate,
+        Kind.TEST: _test,
+        Kind.WORKSPACE: _workspace,
+    }
+    for kind in kinds:
+        result.cases += collectors[kind](context, result)
+    return result
+
+
+def sources(context: Context) -> list[str]:
+    """Hand-written JavaScript and TypeScript files: not tests, configuration or examples."""
+    return [p for p in source.code_files(context.snapshot) if context.hand_written(p)]
+
+
+def _functions(context: Context, result: Collection) -> Iterator[tuple[str, Function]]:
+    for path in sources(context):
+        try:
+            found = source.outline(path, context.snapshot.read(path))
+        except LintError:
+            result.drop("file cannot be parsed")
+            continue
+        for function in found.functions:
+            yield path, function
+
+
+def _long(function: Function) -> bool:
+    return function.body is not None and function.body[1] - function.body[0] - 1 > 3
+
+
+# ------------------------------------------------------------------ doc
+
+
+def _doc(context: Context, result: Collection) -> list[Case]:
+    items: list[tuple[str, tuple[str, str, str]]] = []
+    for path, function in _functions(context, result):
+        if not _long(function):
+            continue
+        text = context.snapshot.read(path)
+        reference = reference_doc(path, text, function)
+        if reference is None:
+            result.drop("doc: no JSDoc passes the check (destructured or unusual parameters)")
+            continue
+        items.append((path, (path, function.qualname, reference)))
+    cases: list[Case] = []
+    for index, (path, qualname, reference) in enumerate(spread(items, context.limits)):
+        cases.append(
+            DocCase(
+                **context.base(Kind.DOC, index, path, source.language_of(path)),
+                qualname=qualname,
+                reference=reference,
+            )
+        )
+    return cases
+
+
+def reference_doc(path: str, text: str, function: Function) -> str | None:
+    """The function's own JSDoc when it passes the check, else a synthesized one that does
+    (None when even that does not)."""
+    if function.doc and source.check_doc(path, text, function.qualname).ok:
+        return function.doc
+    summary = (
+        _summary(function.doc) or f"Carry out the {_words(function.name)} step of this module."
+    )
+    lines = ["/**", f" * {summary}", " *"]
+    lines += [f" * @param {p} The {_words(p)} argument." for p in function.params]
+    if function.yields:
+        lines.append(" * @yields The values produced.")
+    elif function.returns:
+        lines.append(" * @returns The result.")
+    lines += [f" * @throws {{{c}}} When the input is not acceptable." for c in function.throws]
+    lines.append(" */")
+    synthesized = "\n".join(lines)
+    program = edits.with_doc(path, text, function.qualname, synthesized)
+    return synthesized if source.check_doc(path, program, function.qualname).ok else None
+
+
+def _summary(doc: str | None) -> str:
+    if not doc:
+        return ""
+    for line in doc.splitlines():
+        text = line.strip().lstrip("/*").strip()
+        if text and not text.startswith("@"):
+            return text
+    return ""
+
+
+def _words(name: str) -> str:
+    spaced = "".join(" " + c.lower() if c.isupper() else c for c in name.strip("_#$"))
+    return " ".join(spaced.replace("_", " ").split()) or name
+
+
+# ------------------------------------------------------------------ fix
+
+
+def _fix(context: Context, result: Collection) -> list[Case]:
+    files = sources(context)
+    found = source.diagnose(context.snapshot, modules_of(context.env), files)
+
+    def region(diagnostic: Diagnostic) -> tuple[int, int] | None:
+        text = context.snapshot.read(diagnostic.path)
+        return source.region(diagnostic.path, text, diagnostic.line)
+
+    return fix_cases(context, result, found, region, source.language_of)
+
+
+# ------------------------------------------------------------------ generate
+
+
+def _generate(context: Context, result: Collection) -> list[Case]:
+    baseline = context.build.baseline
+    items: list[tuple[str, tuple[str, str, tuple[str, ...]]]] = []
+    for path, function in _functions(context, result):
+        if not (_long(function) and function.doc and function.body_whole_lines):
+            continue
+        covering = baseline.covering(path, function.name, set(function.lines))
+        if not covering:
+            result.drop("generate: no passing test calls it")
+            continue
+        items.append((path, (path, function.qualname, tuple(covering))))
+    cases: list[Case] = []
+    for index, (path, qualname, tests) in enumerate(spread(items, context.limits)):
+        cases.append(
+            GenerateCase(
+                **context.base(Kind.GENERATE, index, path, source.language_of(path)),
+                qualname=qualname,
+                tests=tests,
+            )
+        )
+    return cases
+
+
+# ------------------------------------------------------------------ test
+
+
+def _test(context: Context, result: Collection) -> list[Case]:
+    candidates: dict[str, list[Function]] = {}
+    for path, function in _functions(context, result):
+        if not _long(function) or function.private or not function.exported:
+            continue
+        if function.name == "constructor":
+            continue
+        candidates.setdefault(path, []).append(function)
+    items: list[tuple[str, tuple[str, Function, str, str]]] = []
+    for path in list(candidates)[: context.limits.test_files]:
+        test_path, reference = _test_place(context, path, candidates[path])
+        if not _loads(context, path, test_path):
+            result.drop("test: a trivial test file requiring the module does not pass")
+            continue
+        for function in candidates[path]:
+            items.append((path, (path, function, test_path, reference.get(function.qualname, ""))))
+    cases: list[Case] = []
+    for index, (path, function, test_path, answer) in enumerate(spread(items, context.limits)):
+        cases.append(
+            TestCase(
+                **context.base(Kind.TEST, index, path, source.language_of(path)),
+                qualname=function.qualname,
+                focal=Focal(path=path, name=function.name, lines=function.lines),
+                reference=answer,
+                test_path=test_path,
+            )
+        )
+    return cases
+
+
+def _test_place(
+    context: Context, path: str, functions: list[Function]
+) -> tuple[str, dict[str, str]]:
+    """Where a generated test for the module goes (beside the suite's test file that calls
+    its functions, else beside the suite's first test file), and, per function, a reference
+    answer: a test file of the suite, in that directory, whose tests all passed and one of
+    which calls it."""
+    baseline = context.build.baseline
+    suffix = ".ts" if source.language_of(path) is Language.TYPESCRIPT else ".js"
+    passing_files: dict[str, bool] = {}
+    for test_id, outcome in baseline.outcomes.items():
+        file = test_id.split("::", 1)[0]
+        passing_files[file] = passing_files.get(file, True) and outcome == "passed"
+    covering: dict[str, list[str]] = {}
+    for function in functions:
+        for test_id in baseline.covering(path, function.name, set(function.lines)):
+            file = test_id.split("::", 1)[0]
+            if (
+                passing_files.get(file)
+                and file.endswith(suffix)
+                and file not in covering.get(function.qualname, [])
+            ):
+                covering.setdefault(function.qualname, []).append(file)
+    files = [f for fs in covering.values() for f in fs]
+    tests = source.test_files(context.snapshot)
+    anchor = files[0] if files else (tests[0] if tests else f"test/x{suffix}")
+    directory = anchor.rsplit("/", 1)[0] + "/" if "/" in anchor else ""
+    test_path = f"{directory}{GENERATED_TEST}{suffix}"
+    reference = {}
+    for qualname, found in covering.items():
+        same_dir = [
+            f
+            for f in found
+            if f.rsplit("/", 1)[0] + "/" == directory or ("/" not in f and not directory)
+        ]
+        if same_dir:
+            reference[qualname] = context.snapshot.read(same_dir[0])
+    return test_path, reference
+
+
+def trivial_test(test_path: str, module_path: str) -> str:
+    """A test file that only loads the module: it passing means the module can be tested."""
+    target = edits.relative_import(test_path, module_path)
+    if test_path.endswith(".ts"):
+        load = f"import * as subject from '{target}';"
+    else:
+        load = f"const subject = require('{target}');"
+    return f"{load}\n\ntest('loads', () => {{\n  expect(subject).toBeTruthy();\n}});\n"
+
+
+def _loads(context: Context, path: str, test_path: str) -> bool:
+    test = TestSpec(
+        kind=TestKind.NODE_REPO,
+        code="",
+        repo=context.snapshot.digest,
+        path=test_path,
+        select=(test_path,),
+    )
+    outcome = context.service.run(
+        context.env,
+        trivial_test(test_path, path),
+        test,
+        Limits(wall_seconds=120, cpu_seconds=120),
+        (),
+    )
+    return outcome.passed and outcome.tests.get("passed") == 1
+
+
+# ------------------------------------------------------------------ workspace
+
+
+def _workspace(context: Context, result: Collection) -> list[Case]:
+    chunks: list[Snippet] = []
+    documented: list[Query] = []
+    for path in sources(context):
+        text = context.snapshot.read(path)
+        lines = text.splitlines()
+        try:
+            found = source.outline(path, text)
+        except LintError:
+            continue
+        for qualname, start, end in found.classes:
+            body = "\n".join(lines[start - 1 : min(end, start + 29)])
+            chunks.append(Snippet(id=f"{path}::{qualname}", path=path, text=body))
+        for function in found.functions:
+            body = "\n".join(lines[function.line - 1 : min(function.end, function.line + 59)])
+            chunks.append(Snippet(id=f"{path}::{function.qualname}", path=path, text=body))
+            summary = _summary(function.doc)
+            if function.exported and not function.private and len(summary.split()) >= 4:
+                documented.append(
+                    (question(summary), [function.name], [f"{path}::{function.qualname}"])
+                )
+    random.Random(0).shuffle(documented)
+    return workspace_cases(context, result, chunks, lambda: documented, source.language_of)

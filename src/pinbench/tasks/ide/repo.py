@@ -1,0 +1,68 @@
+"""What the build agents learn about a repository, whatever its ecosystem: the baseline run of
+its suite (per-test outcomes, the functions each test called) and the recorded build."""
+
+from __future__ import annotations
+
+from pydantic import AliasChoices, BaseModel, Field
+
+from pinbench.core.env import EnvSpec
+
+BUILD_VERSION = 1
+SUITE_LIMIT_SECONDS = 600.0  # a suite slower than this is rejected
+
+
+class RepoRejected(Exception):
+    """The repository cannot serve as a source of cases; the message says why."""
+
+
+class Baseline(BaseModel):
+    """The suite's run before any change: per-test outcomes and function-level coverage."""
+
+    outcomes: dict[str, str]  # node id -> passed / failed / skipped
+    functions: list[str]  # "path:first_line:name" of every repository function a test called
+    calls: dict[str, list[int]]  # node id -> indexes into `functions`
+    seconds: float
+    collect_errors: list[str] = Field(default_factory=list)
+
+    @property
+    def passing(self) -> list[str]:
+        return sorted(n for n, o in self.outcomes.items() if o == "passed")
+
+    def covering(self, path: str, name: str, lines: set[int]) -> list[str]:
+        """Passing tests that called the function `name` of `path` starting on one of `lines`."""
+        wanted = set()
+        for index, function in enumerate(self.functions):
+            rel, line, fname = function.rsplit(":", 2)
+            if rel == path and int(line) in lines and same_function(fname, name):
+                wanted.add(index)
+        return sorted(
+            n
+            for n, ids in self.calls.items()
+            if self.outcomes.get(n) == "passed" and wanted.intersection(ids)
+        )
+
+
+def same_function(recorded: str, name: str) -> bool:
+    """Whether a recorded function name is `name`: Python's code object says `name`; V8 says
+    `name`, `Class.name`, `get name`, or nothing for an anonymous function (the line decides)."""
+    short = recorded.rsplit(".", 1)[-1].rsplit(" ", 1)[-1]
+    return short in (name, "")
+
+
+class RepoBuild(BaseModel):
+    """What `pinbench ide collect` learnt about a repository; stored with its cases."""
+
+    version: int = BUILD_VERSION
+    name: str
+    snapshot: str
+    sources: list[str] = Field(description="files the dependencies were read from")
+    requirements: list[str] = Field(description="as declared")
+    env: EnvSpec = Field(description="the resolution: exact pins")
+    ecosystem: str = Field(default="python", description="python or node")
+    toolchain_version: str = Field(
+        description="the toolchain the environment has (Python X.Y, Node X.Y.Z)",
+        validation_alias=AliasChoices("toolchain_version", "python_version"),
+    )
+    env_key: str
+    baseline: Baseline
+    notes: list[str] = Field(default_factory=list)
