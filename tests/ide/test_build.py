@@ -198,7 +198,7 @@ def test_a_conftest_that_kills_the_run_rejects_the_repository(tmp_path: Path) ->
 def test_a_malformed_workspace_file_falls_back_to_derived_queries(tmp_path: Path) -> None:
     from pinbench.tasks.ide.cases import Kind, WorkspaceCase
     from pinbench.tasks.ide.collect import collect
-from pinbench.tasks.ide.selection import Context, Quotas
+    from pinbench.tasks.ide.selection import Context, Quotas
 
     root = write_repo(tmp_path / "r")
     (root / ".pinbench" / "workspace.json").write_text('{"query": "not a list"}')
