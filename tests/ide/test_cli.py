@@ -88,7 +88,9 @@ def test_unknown_split_and_missing_repositories_are_one_clear_error(
 
 def test_builtin_repositories_give_cases_the_reference_answers_pass(tmp_path: Path) -> None:
     names = [p.name for p in builtin_repositories()]
-    assert names == ["ledger", "textkit", "unitconv"]
+    assert names == [
+        "csvkit-js", "jsdate-range", "ledger", "textkit", "ts-eventbus", "ts-inventory", "unitconv",
+    ]  # fmt: skip
     results = str(tmp_path / "res")
     code, output = _invoke(
         "run", "--task", "ide", "-d", "builtin", "-m", "reference", "--split", "generate",
@@ -106,7 +108,9 @@ def test_builtin_repositories_give_cases_the_reference_answers_pass(tmp_path: Pa
     statuses = document["summary"]["scores"]["statuses"]
     assert set(statuses) == {"passed"}, statuses  # every reference body passes its tests
     repos = {g["name"] for g in document["by_tag"]["repo"]}
-    assert repos == {"ledger", "textkit", "unitconv"}
+    assert repos == set(names)
+    languages = {g["name"] for g in document["by_tag"]["language"]}
+    assert languages == {"python", "javascript", "typescript"}
     assert "generate.syntax" in document["summary"]["scores"]["strings"]
 
 
@@ -126,6 +130,30 @@ def test_the_embedded_model_answers_ide_cases(collected: Path, tmp_path: Path) -
     assert all(s["outcome"] in ("passed", "failed") for s in samples.values())
     workspace = samples[chosen[1]]
     assert set(workspace["metrics"]) == {"workspace.mrr", "workspace.keywords"}
+
+
+def test_the_embedded_model_answers_one_case_per_language(tmp_path: Path) -> None:
+    """SmolLM2 on the shipped repositories: one doc case in each language, scored."""
+    from pinbench.tasks.ide.family import builtin_cases
+
+    rows = [json.loads(line) for line in builtin_cases(jobs=2).read_text().splitlines()]
+    chosen = {}
+    for row in rows:
+        if row["scenario"] == "doc":
+            chosen.setdefault(row.get("language", "python"), row["id"])
+    assert set(chosen) == {"python", "javascript", "typescript"}
+    only = [arg for case in chosen.values() for arg in ("--only", case)]
+    summary = tmp_path / "s.json"
+    code, output = _invoke(
+        "run", "--task", "ide", "-d", "builtin", "-m", "embedded:smollm2", "--max-tokens", "64",
+        *only, "--results", str(tmp_path / "res"), "--json", str(summary),
+    )  # fmt: skip
+    assert code == 0, output
+    samples = json.loads(summary.read_text())["samples"]
+    assert {s["problem_id"] for s in samples} == set(chosen.values())
+    for sample in samples:
+        assert sample["outcome"] in ("passed", "failed")
+        assert set(sample["metrics"]) == {"doc.syntax", "doc.format"}
 
 
 def test_builtin_cases_find_the_planted_diagnostics_and_skip_generated_files() -> None:

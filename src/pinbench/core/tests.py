@@ -98,6 +98,13 @@ class TestSpec(BaseModel):
         return self.model_copy(update={"in_process": True})
 
     @property
+    def graded_outside(self) -> bool:
+        """Whether trusted grading can keep the grader out of the program's process: not for a
+        repository's own suite, whose tests call the program's code directly (reports list
+        those items as graded in the program's process)."""
+        return self.kind not in (TestKind.REPO, TestKind.NODE_REPO)
+
+    @property
     def runs_under_pytest(self) -> bool:
         """Pytest modules and repositories' suites run under pytest (a warm server imports it)."""
         return self.kind in (TestKind.PYTEST, TestKind.REPO)

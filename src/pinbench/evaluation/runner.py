@@ -348,6 +348,8 @@ class Runner:
     ) -> Execution:
         assert self.executor is not None
         modules = tuple(dict.fromkeys((*env.modules, *item.preload)))
+        if not test.graded_outside:
+            self._in_process.add(item.id)  # a repository's suite: reported as in-process
         if item.id in self._in_process:
             test = test.graded_in_process()
         result = await self.executor.run(env, program, test, limits, modules)

@@ -33,6 +33,7 @@ HOST_TOOLS = (
     "@eslint/js@9.39.1",
     "eslint-plugin-jsdoc@50.6.17",
     "@typescript-eslint/parser@8.46.4",
+    "typescript-eslint@8.46.4",
     "globals@15.15.0",
 )
 _TIMEOUT = 60.0

@@ -975,13 +975,15 @@ def _run_node_repo(job, record):
 
 def _node_called(focal, functions, calls):
     """Whether any test called the focal function: same file, one of its first lines, and its
-    name (V8 names a method `name` or `Class.name`, a getter `get name`)."""
+    name (V8 names a method `name` or `Class.name`, a getter `get name`, a constructor after
+    its class)."""
     lines = set(focal["lines"])
     for ids in calls.values():
         for index in ids:
             rel, line, name = functions[index].rsplit(":", 2)
             short = name.rsplit(".", 1)[-1].rsplit(" ", 1)[-1]
-            if rel == focal["path"] and int(line) in lines and short in (focal["name"], ""):
+            named = short in (focal["name"], "") or focal["name"] == "constructor"
+            if rel == focal["path"] and int(line) in lines and named:
                 return True
     return False
 

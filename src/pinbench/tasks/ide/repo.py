@@ -44,9 +44,10 @@ class Baseline(BaseModel):
 
 def same_function(recorded: str, name: str) -> bool:
     """Whether a recorded function name is `name`: Python's code object says `name`; V8 says
-    `name`, `Class.name`, `get name`, or nothing for an anonymous function (the line decides)."""
+    `name`, `Class.name`, `get name`, the class for a constructor, or nothing for an anonymous
+    function (the line decides)."""
     short = recorded.rsplit(".", 1)[-1].rsplit(" ", 1)[-1]
-    return short in (name, "")
+    return short in (name, "") or name == "constructor"  # V8 names it after its class
 
 
 class RepoBuild(BaseModel):

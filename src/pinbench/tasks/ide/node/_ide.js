@@ -28,6 +28,7 @@ module.exports = function (ts, modules) {
         js: need('@eslint/js'),
         jsdoc: need('eslint-plugin-jsdoc'),
         tsParser: need('@typescript-eslint/parser'),
+        tseslint: need('typescript-eslint'),
         globals: need('globals'),
       };
     }
@@ -271,13 +272,13 @@ module.exports = function (ts, modules) {
     if (!fn.doc) return { found: true, attached: false, problems: ['no JSDoc comment'] };
     const l = linters();
     const config = [{
-      files: ['**/*'],
+      files: FILES,
       plugins: { jsdoc: l.jsdoc },
       settings: { jsdoc: { mode: isTypeScript(file) ? 'typescript' : 'jsdoc' } },
       languageOptions: languageOptions(file, l),
       rules: DOC_RULES,
     }];
-    const messages = new l.Linter({ configType: 'flat' }).verify(source, config, { filename: file });
+    const messages = verified(new l.Linter({ configType: 'flat' }), source, config, file);
     const problems = messages
       .filter((m) => m.fatal || (m.line >= fn.doc_lines[0] && m.line <= fn.doc_lines[1]))
       .map((m) => (m.ruleId ? m.ruleId + ': ' : '') + m.message);
@@ -305,22 +306,36 @@ module.exports = function (ts, modules) {
     return options;
   }
 
+  const FILES = ['**/*.js', '**/*.cjs', '**/*.mjs', '**/*.jsx', '**/*.ts', '**/*.cts', '**/*.mts', '**/*.tsx'];
+
+  // ESLint's messages; a configuration that does not apply to the file is pinbench's bug
+  function verified(linter, source, config, file) {
+    const messages = linter.verify(source, config, { filename: file });
+    messages.forEach((m) => {
+      if (!m.ruleId && !m.fatal) throw new Error('ESLint on ' + file + ': ' + m.message);
+    });
+    return messages;
+  }
+
   // TypeScript diagnostics about imports and configuration, not the code a model could fix
   const TSC_SKIP = new Set([1192, 1259, 1479, 1471, 2305, 2306, 2307, 2318, 2497, 2614, 2688, 2792, 7016, 18003]);
-  const TS_OFF = ['no-undef', 'no-redeclare', 'no-unused-vars', 'no-dupe-class-members'];
+  // ESLint's recommended rules; for TypeScript, typescript-eslint's recommended configuration
+  // (its parser, its rules, the core rules it turns off because the compiler checks them)
+  function lintConfig(file, l) {
+    const base = { files: FILES, languageOptions: languageOptions(file, l), rules: l.js.configs.recommended.rules };
+    if (!isTypeScript(file)) return [base];
+    const typed = l.tseslint.configs.recommended.map((c) => Object.assign({}, c, { files: FILES }));
+    return [base].concat(typed);
+  }
 
   function lint(root, files, typescript) {
     const l = linters();
     const found = [];
-    const rules = Object.assign({}, l.js.configs.recommended.rules);
     files.forEach((rel) => {
       const file = path.join(root, rel);
       const source = fs.readFileSync(file, 'utf8');
-      const own = Object.assign({}, rules);
-      if (isTypeScript(rel)) TS_OFF.forEach((r) => { own[r] = 'off'; });
-      const config = [{ files: ['**/*'], languageOptions: languageOptions(rel, l), rules: own }];
       const linter = new l.Linter({ configType: 'flat', cwd: root });
-      linter.verify(source, config, { filename: rel }).forEach((m) => {
+      verified(linter, source, lintConfig(rel, l), rel).forEach((m) => {
         if (m.fatal || !m.ruleId) return; // a parse error: the syntax check's business
         found.push({ tool: 'eslint', rule: m.ruleId, message: m.message, path: rel, line: m.line,
           column: m.column || 0, severity: m.severity === 2 ? 'error' : 'warning' });
@@ -330,7 +345,9 @@ module.exports = function (ts, modules) {
       const options = {
         strict: true, noUnusedLocals: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS,
         moduleResolution: ts.ModuleResolutionKind.Node10, esModuleInterop: true, skipLibCheck: true,
-        allowJs: false, lib: ['lib.es2022.d.ts'], types: fs.existsSync(path.join(root, 'node_modules', '@types', 'node')) ? ['node'] : [],
+        allowJs: false, lib: ['lib.es2022.d.ts'],
+        typeRoots: [path.join(root, 'node_modules', '@types')],
+        types: fs.existsSync(path.join(root, 'node_modules', '@types', 'node')) ? ['node'] : [],
       };
       const roots = files.filter(isTypeScript).map((rel) => path.join(root, rel));
       const program = ts.createProgram(roots, options);

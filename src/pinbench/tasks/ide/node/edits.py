@@ -73,15 +73,18 @@ def body_region(function: Function) -> Region:
 
 def body_of(path: str, code: str, name: str) -> str | None:
     """The body (the lines between its braces) of the function `name` in a model's code, or
-    None when the code has no such function with a block body."""
-    try:
-        found = [f for f in source.outline(path, code).functions if f.name == name]
-    except LintError:
-        return None
-    for function in found:
-        if function.body is not None and function.body_whole_lines:
-            lines = code.splitlines()
-            return "\n".join(lines[function.body[0] : function.body[1] - 1])
+    None when the code has no such function with a block body. A method on its own (`static
+    parse(text) { ... }`) is read inside a class."""
+    for prefix in ("", "class PinbenchAnswer {\n"):
+        wrapped = prefix + code + ("\n}\n" if prefix else "")
+        try:
+            found = [f for f in source.outline(path, wrapped).functions if f.name == name]
+        except LintError:
+            return None
+        for function in found:
+            if function.body is not None and function.body_whole_lines:
+                lines = wrapped.splitlines()
+                return "\n".join(lines[function.body[0] : function.body[1] - 1])
     return None
 
 
