@@ -160,7 +160,7 @@ def test_a_repository_that_cannot_be_built_is_rejected_with_its_reason(
     bad = tmp_path / "bad"
     bad.mkdir()
     (bad / "package.json").write_text("{not json")
-    with pytest.raises(RepoRejected, match="package.json does not parse"):
+    with pytest.raises(RepoRejected, match=r"package\.json does not parse"):
         build_repo(bad, service)
     untested = tmp_path / "untested"
     (untested / "lib").mkdir(parents=True)
@@ -234,7 +234,7 @@ def test_the_reference_passes_doc_generate_test_workspace_and_fails_every_fix(
 def test_doc_missing_a_parameter_or_written_elsewhere_fails(repos: dict[str, Built]) -> None:
     built = repos["jsdate-range"]
     case = next(c for c in built.cases if isinstance(c, DocCase) and "@param" in c.reference)
-    good, ok = _static(case, case.reference)
+    _, ok = _static(case, case.reference)
     assert ok is True
     first_param = next(line for line in case.reference.splitlines() if "@param" in line)
     _, missing = _static(case, case.reference.replace(first_param + "\n", ""))
