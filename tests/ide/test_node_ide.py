@@ -266,6 +266,32 @@ def test_fix_that_removes_the_problem_passes_one_adding_another_fails(
     assert scores["fix.resolved"] == 1.0 and scores["fix.fewer"] == 0.0 and ok is False
 
 
+def test_fix_that_hides_the_problem_with_a_directive_fails(repos: dict[str, Built]) -> None:
+    js = next(
+        c
+        for c in repos["jsdate-range"].cases
+        if isinstance(c, FixCase) and c.diagnostic.rule == "no-prototype-builtins"
+    )
+    lines = snapshots.load(js.snapshot).read(js.path).splitlines()
+    region = lines[js.region[0] - 1 : js.region[1]]
+    at = js.diagnostic.line - js.region[0]
+    for directive in ("// eslint-disable-next-line", "/* eslint-disable */"):
+        hidden = "\n".join([*region[:at], directive, *region[at:]])
+        scores, ok = _static(js, f"```javascript\n{hidden}\n```")
+        assert scores["fix.resolved"] == 0.0 and ok is False, directive
+    ts = next(
+        c
+        for c in repos["ts-inventory"].cases
+        if isinstance(c, FixCase) and c.diagnostic.rule == "TS2532"
+    )
+    lines = snapshots.load(ts.snapshot).read(ts.path).splitlines()
+    region = lines[ts.region[0] - 1 : ts.region[1]]
+    at = ts.diagnostic.line - ts.region[0]
+    hidden = "\n".join([*region[:at], "    // @ts-ignore", *region[at:]])
+    scores, ok = _static(ts, f"```typescript\n{hidden}\n```")
+    assert scores["fix.resolved"] == 0.0 and ok is False
+
+
 def test_generate_wrong_body_fails_its_covering_tests(
     service: ExecutionService, repos: dict[str, Built]
 ) -> None:

@@ -152,6 +152,22 @@ def scale(points, factor, verbose=[]):
     assert scores["fix.syntax"] == 0.0 and not passed
 
 
+def test_fix_that_hides_the_warning_with_a_pragma_fails(built: Built) -> None:
+    fixes = [c for c in built.cases[Kind.FIX] if isinstance(c, FixCase)]
+    case = next(c for c in fixes if c.diagnostic.rule == "unused-variable")
+    for pragma in ("# pylint: disable=unused-variable", "# type: ignore", "# pylint: skip-file"):
+        hidden = f"""```python
+def scale(points, factor):
+    unused = len(points)  {pragma}
+    result = []
+    for x, y in points:
+        result.append((x * factor, y * factor))
+    return result
+```"""
+        scores, passed = _static(case, hidden)
+        assert scores["fix.resolved"] == 0.0 and not passed, pragma
+
+
 # ------------------------------------------------------------------ generate
 
 

@@ -50,6 +50,11 @@ _LANGUAGE_NAMES = {"python": "Python", "javascript": "JavaScript", "typescript":
 _CONTEXT_LINES = 80  # of the file shown around the place a case is about
 _TOP_SNIPPETS = 3
 _NUMBER = re.compile(r"\d+")
+# comments that make a linter or type checker look away: a fix that adds one hides its problem
+# (ESLint's inline directives are not read at all)
+_SUPPRESSION = re.compile(
+    r"pylint:\s*(disable|skip-file)|type:\s*ignore|pyright:|@ts-(ignore|expect-error|nocheck)", re.I
+)
 _PYTHON = PythonEditor()
 _EDITORS: dict[Language, Editor] = {
     Language.PYTHON: _PYTHON,
@@ -157,11 +162,14 @@ class FixScenario(Scenario[FixCase]):
     def score(self, case: FixCase, text: str, env: Environment | None) -> dict[str, float]:
         """The diagnostic gone and fewer problems in the file: the linters read the program
         against the repository's environment (the one the executor prepared, when it has it
-        here; on a cluster it lives on a node, and is built here once)."""
+        here; on a cluster it lives on a node, and is built here once). An answer that adds a
+        suppression comment (`# type: ignore`, `// @ts-ignore`, ...) fixes nothing."""
         ed = editor_of(case)
         program = self.program(case, text)
         if not ed.parses(case.path, program):
             return {"fix.syntax": 0.0, "fix.resolved": 0.0, "fix.fewer": 0.0}
+        if len(_SUPPRESSION.findall(program)) > len(_SUPPRESSION.findall(_source(case))):
+            return {"fix.syntax": 1.0, "fix.resolved": 0.0, "fix.fewer": 0.0}
         root = (env or envs.ensure(case.env)).path
         after = ed.diagnose(case, program, root)
         same = sum(d.signature == case.diagnostic.signature for d in after)

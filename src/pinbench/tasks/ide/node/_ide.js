@@ -50,7 +50,7 @@ module.exports = function (ts, modules) {
     return sf.getLineAndCharacterOfPosition(pos).line + 1;
   }
 
-  // the JSDoc block right before a statement (only whitespace between): [start, end] positions
+  // the JSDoc block right before a statement: [start, end] positions
   function jsdocRange(sf, node) {
     const ranges = ts.getLeadingCommentRanges(sf.text, node.pos) || [];
     const last = ranges[ranges.length - 1];
@@ -58,7 +58,8 @@ module.exports = function (ts, modules) {
     if (sf.text.slice(last.pos, last.pos + 3) !== '/**' || sf.text.slice(last.pos, last.pos + 4) === '/**/') {
       return null;
     }
-    if (sf.text.slice(last.end, node.getStart(sf)).trim() !== '') return null;
+    // directly before it, as eslint-plugin-jsdoc attaches a comment: no blank line between
+    if (!/^[ \t]*(\r?\n)?[ \t]*$/.test(sf.text.slice(last.end, node.getStart(sf)))) return null;
     return [last.pos, last.end];
   }
 
@@ -276,6 +277,7 @@ module.exports = function (ts, modules) {
       plugins: { jsdoc: l.jsdoc },
       settings: { jsdoc: { mode: isTypeScript(file) ? 'typescript' : 'jsdoc' } },
       languageOptions: languageOptions(file, l),
+      linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' },
       rules: DOC_RULES,
     }];
     const messages = verified(new l.Linter({ configType: 'flat' }), source, config, file);
@@ -308,13 +310,17 @@ module.exports = function (ts, modules) {
 
   const FILES = ['**/*.js', '**/*.cjs', '**/*.mjs', '**/*.jsx', '**/*.ts', '**/*.cts', '**/*.mts', '**/*.tsx'];
 
-  // ESLint's messages; a configuration that does not apply to the file is pinbench's bug
+  // ESLint's messages. The repository's inline directives (`eslint-disable`) are not read (a
+  // fix must not hide a problem): ESLint's notes about them are dropped; a configuration that
+  // does not apply to the file is pinbench's bug.
   function verified(linter, source, config, file) {
     const messages = linter.verify(source, config, { filename: file });
     messages.forEach((m) => {
-      if (!m.ruleId && !m.fatal) throw new Error('ESLint on ' + file + ': ' + m.message);
+      if (!m.ruleId && !m.fatal && /No matching configuration/.test(m.message)) {
+        throw new Error('ESLint on ' + file + ': ' + m.message);
+      }
     });
-    return messages;
+    return messages.filter((m) => m.ruleId || m.fatal);
   }
 
   // TypeScript diagnostics about imports and configuration, not the code a model could fix
@@ -322,24 +328,34 @@ module.exports = function (ts, modules) {
   // ESLint's recommended rules; for TypeScript, typescript-eslint's recommended configuration
   // (its parser, its rules, the core rules it turns off because the compiler checks them)
   function lintConfig(file, l) {
-    const base = { files: FILES, languageOptions: languageOptions(file, l), rules: l.js.configs.recommended.rules };
+    const base = {
+      files: FILES, languageOptions: languageOptions(file, l), rules: l.js.configs.recommended.rules,
+      linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' },
+    };
     if (!isTypeScript(file)) return [base];
     const typed = l.tseslint.configs.recommended.map((c) => Object.assign({}, c, { files: FILES }));
     return [base].concat(typed);
   }
 
+  // {diagnostics, errors}: a file ESLint or tsc cannot read is an error of its own, the
+  // others are still linted
   function lint(root, files, typescript) {
     const l = linters();
     const found = [];
+    const errors = [];
     files.forEach((rel) => {
       const file = path.join(root, rel);
-      const source = fs.readFileSync(file, 'utf8');
-      const linter = new l.Linter({ configType: 'flat', cwd: root });
-      verified(linter, source, lintConfig(rel, l), rel).forEach((m) => {
-        if (m.fatal || !m.ruleId) return; // a parse error: the syntax check's business
-        found.push({ tool: 'eslint', rule: m.ruleId, message: m.message, path: rel, line: m.line,
-          column: m.column || 0, severity: m.severity === 2 ? 'error' : 'warning' });
-      });
+      try {
+        const source = fs.readFileSync(file, 'utf8');
+        const linter = new l.Linter({ configType: 'flat', cwd: root });
+        verified(linter, source, lintConfig(rel, l), rel).forEach((m) => {
+          if (m.fatal || !m.ruleId) return; // a parse error: the syntax check's business
+          found.push({ tool: 'eslint', rule: m.ruleId, message: m.message, path: rel, line: m.line,
+            column: m.column || 0, severity: m.severity === 2 ? 'error' : 'warning' });
+        });
+      } catch (err) {
+        errors.push({ path: rel, message: String((err && err.message) || err).slice(0, 500) });
+      }
     });
     if (typescript) {
       const options = {
@@ -363,7 +379,7 @@ module.exports = function (ts, modules) {
         });
       });
     }
-    return found;
+    return { diagnostics: found, errors: errors };
   }
 
   return function (request) {

@@ -132,7 +132,9 @@ def _words(name: str) -> str:
 
 def _fix(context: Context, result: Collection) -> list[Case]:
     files = sources(context)
-    found = source.diagnose(context.snapshot, modules_of(context.env), files)
+    found, failed = source.lint(context.snapshot, modules_of(context.env), files)
+    for _ in failed:
+        result.drop("fix: the linters cannot read the file")
 
     def region(diagnostic: Diagnostic) -> tuple[int, int] | None:
         text = context.snapshot.read(diagnostic.path)

@@ -26,7 +26,7 @@ SOURCE_SUFFIXES = (".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx")
 _TS_SUFFIXES = (".ts", ".cts", ".mts", ".tsx")
 _TEST_DIRS = {"test", "tests", "__tests__", "spec", "specs"}
 _NOT_CODE_DIRS = {"fixtures", "fixture", "__fixtures__", "__mocks__", "coverage", "vendor"}
-_TEST_NAME = re.compile(r"\.(test|spec)\.[cm]?[jt]sx?$")
+_TEST_NAME = re.compile(r"\.(test|spec|test-d)\.[cm]?[jt]sx?$")
 _CONFIG_NAME = re.compile(
     r"(^|/)(\.?[\w-]+\.config\.[cm]?[jt]s|\.eslintrc\.[cm]?js|[Gg]runtfile\.js|gulpfile\.js)$"
 )
@@ -186,11 +186,26 @@ def diagnose(
     replace: Mapping[str, str] | None = None,
 ) -> list[Diagnostic]:
     """ESLint's (recommended rules) and, for TypeScript files, tsc's (strict) diagnostics of
-    the files, on a private copy of the snapshot whose `node_modules` is the repository's
-    environment's (types of its dependencies); import and configuration diagnostics left out."""
+    the files; LintError when a file cannot be linted (see `lint`)."""
+    found, failed = lint(snapshot, modules, files, replace)
+    if failed:
+        path, why = next(iter(failed.items()))
+        raise LintError(f"{path} cannot be linted: {why}")
+    return found
+
+
+def lint(
+    snapshot: Snapshot,
+    modules: Path,
+    files: Iterable[str],
+    replace: Mapping[str, str] | None = None,
+) -> tuple[list[Diagnostic], dict[str, str]]:
+    """(diagnostics, files that could not be linted -> why), on a private copy of the snapshot
+    whose `node_modules` is the repository's environment's (types of its dependencies); import
+    and configuration diagnostics left out, the repository's inline ESLint directives not read."""
     targets = [f for f in files if is_source(f)]
     if not targets:
-        return []
+        return [], {}
     with tempfile.TemporaryDirectory(prefix="pinbench-lint-") as scratch:
         root = Path(scratch)
         for rel in snapshot.files:
@@ -203,4 +218,5 @@ def diagnose(
             (root / "node_modules").symlink_to(modules)
         typescript = any(language_of(f) is Language.TYPESCRIPT for f in targets)
         found = _ask({"op": "lint", "root": str(root), "files": targets, "typescript": typescript})
-    return [Diagnostic(**d) for d in found]
+    failed = {str(e["path"]): str(e["message"]) for e in found["errors"]}
+    return [Diagnostic(**d) for d in found["diagnostics"]], failed
