@@ -18,7 +18,6 @@ from packaging.utils import canonicalize_name
 import pinbench.envs as envs
 from pinbench.core import snapshots
 from pinbench.core.env import EnvError, Environment, EnvSpec
-from pinbench.core.outcome import Limits, Status
 from pinbench.core.paths import uv_cache_dir
 from pinbench.core.snapshots import Snapshot
 from pinbench.core.tests import TestKind, TestSpec
@@ -28,10 +27,10 @@ from pinbench.execution.local import ExecutionService
 from pinbench.tasks.ide.node import build as node_build
 from pinbench.tasks.ide.repo import (
     BUILD_VERSION,
-    SUITE_LIMIT_SECONDS,
     Baseline,
     RepoBuild,
     RepoRejected,
+    run_suite,
 )
 
 _TEST_EXTRAS = {"test", "tests", "testing", "dev"}
@@ -114,26 +113,7 @@ def _unbuildable(exc: EnvError) -> RepoRejected:
 
 def run_baseline(snap: Snapshot, env: Environment, service: ExecutionService) -> Baseline:
     test = TestSpec(kind=TestKind.REPO, code="", repo=snap.digest, trace=True)
-    limits = Limits(
-        wall_seconds=SUITE_LIMIT_SECONDS,
-        cpu_seconds=int(SUITE_LIMIT_SECONDS),
-        address_space_bytes=8 << 30,
-        processes=256,
-    )
-    result = service.run(env, "", test, limits, ("pytest",))
-    if result.status is Status.TIMEOUT:
-        raise RepoRejected(f"its tests take over {SUITE_LIMIT_SECONDS / 60:g} minutes")
-    if result.status.is_infrastructure or not result.details:
-        why = result.message or result.stderr.strip()[-500:] or result.status.value
-        raise RepoRejected(f"its test suite could not run: {why}")
-    details = result.details
-    return Baseline(
-        outcomes=details.get("outcomes", {}),
-        functions=details.get("functions", []),
-        calls=details.get("calls", {}),
-        seconds=round(result.seconds, 3),
-        collect_errors=details.get("collect_errors", []),
-    )
+    return run_suite(env, test, service, ("pytest",))
 
 
 # ------------------------------------------------------------------ declared dependencies

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from pydantic import AliasChoices, BaseModel, Field
 
-from pinbench.core.env import EnvSpec
+from pinbench.core.env import Environment, EnvSpec
+from pinbench.core.outcome import Limits, Status
+from pinbench.core.tests import TestSpec
+from pinbench.execution.local import ExecutionService
 
 BUILD_VERSION = 1
 SUITE_LIMIT_SECONDS = 600.0  # a suite slower than this is rejected
@@ -67,3 +70,30 @@ class RepoBuild(BaseModel):
     env_key: str
     baseline: Baseline
     notes: list[str] = Field(default_factory=list)
+
+
+def run_suite(
+    env: Environment, test: TestSpec, service: ExecutionService, preload: tuple[str, ...]
+) -> Baseline:
+    """The repository's suite run once in the sandbox (10 minutes at most): the baseline;
+    RepoRejected when it cannot run or takes longer."""
+    limits = Limits(
+        wall_seconds=SUITE_LIMIT_SECONDS,
+        cpu_seconds=int(SUITE_LIMIT_SECONDS),
+        address_space_bytes=8 << 30,
+        processes=256,
+    )
+    result = service.run(env, "", test, limits, preload)
+    if result.status is Status.TIMEOUT:
+        raise RepoRejected(f"its tests take over {SUITE_LIMIT_SECONDS / 60:g} minutes")
+    if result.status.is_infrastructure or not result.details:
+        why = result.message or result.stderr.strip()[-500:] or result.status.value
+        raise RepoRejected(f"its test suite could not run: {why}")
+    details = result.details
+    return Baseline(
+        outcomes=details.get("outcomes", {}),
+        functions=details.get("functions", []),
+        calls=details.get("calls", {}),
+        seconds=round(result.seconds, 3),
+        collect_errors=details.get("collect_errors", []),
+    )

@@ -14,7 +14,6 @@ from typing import Any
 
 import pinbench.envs as envs
 from pinbench.core.env import EnvError, Environment, EnvSpec
-from pinbench.core.outcome import Limits, Status
 from pinbench.core.snapshots import Snapshot
 from pinbench.core.tests import TestKind, TestSpec
 from pinbench.envs.node import releases
@@ -22,7 +21,7 @@ from pinbench.envs.node.builder import resolve_ranges
 from pinbench.envs.node.syntax import TYPESCRIPT, ParserUnavailable, ask_typescript
 from pinbench.execution.local import ExecutionService
 from pinbench.tasks.ide.node import source
-from pinbench.tasks.ide.repo import SUITE_LIMIT_SECONDS, Baseline, RepoBuild, RepoRejected
+from pinbench.tasks.ide.repo import Baseline, RepoBuild, RepoRejected, run_suite
 
 _PYTHON_PROJECT = ("pyproject.toml", "setup.py", "setup.cfg")
 # Test runners, compilers, bundlers, linters and release tools: pinbench brings its own runner
@@ -186,26 +185,7 @@ def run_baseline(
     test = TestSpec(
         kind=TestKind.NODE_REPO, code="", repo=snap.digest, select=tuple(tests), trace=True
     )
-    limits = Limits(
-        wall_seconds=SUITE_LIMIT_SECONDS,
-        cpu_seconds=int(SUITE_LIMIT_SECONDS),
-        address_space_bytes=8 << 30,
-        processes=256,
-    )
-    result = service.run(env, "", test, limits, ())
-    if result.status is Status.TIMEOUT:
-        raise RepoRejected(f"its tests take over {SUITE_LIMIT_SECONDS / 60:g} minutes")
-    if result.status.is_infrastructure or not result.details:
-        why = result.message or result.stderr.strip()[-500:] or result.status.value
-        raise RepoRejected(f"its test suite could not run: {why}")
-    details = result.details
-    return Baseline(
-        outcomes=details.get("outcomes", {}),
-        functions=details.get("functions", []),
-        calls=details.get("calls", {}),
-        seconds=round(result.seconds, 3),
-        collect_errors=details.get("collect_errors", []),
-    )
+    return run_suite(env, test, service, ())
 
 
 def modules_of(env: Environment) -> Path:
