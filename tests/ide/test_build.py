@@ -13,6 +13,7 @@ import pytest
 from pinbench.core import snapshots
 from pinbench.execution.local import ExecutionService
 from pinbench.tasks.ide import build as build_mod
+from pinbench.tasks.ide import repo as repo_mod
 from pinbench.tasks.ide.build import build_repo, declared_requirements
 from pinbench.tasks.ide.repo import RepoRejected
 from tests.ide.conftest import write_repo
@@ -178,7 +179,7 @@ def test_a_suite_over_the_limit_is_rejected(
     (root / "tests" / "test_slow.py").write_text(
         "import time\n\ndef test_slow():\n    time.sleep(60)\n"
     )
-    monkeypatch.setattr(build_mod, "SUITE_LIMIT_SECONDS", 3.0)
+    monkeypatch.setattr(repo_mod, "SUITE_LIMIT_SECONDS", 3.0)
     assert re.search("tests take over", _rejection(root))
 
 
