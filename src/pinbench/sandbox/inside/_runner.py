@@ -753,7 +753,7 @@ def _run_repo(job, record):
             message=("%s: %s" % (failed[0], exc_message or rep.get("crash", "")))[:2000],
             trace=rep.get("trace", ""),
         )
-    elif focal and not _called(focal, tracer, calls):
+    elif focal and not _called(focal, tracer.functions, calls):
         record.update(
             status="failed",
             exc_type="FocalNotCalled",
@@ -763,14 +763,18 @@ def _run_repo(job, record):
         record["status"] = "passed"
 
 
-def _called(focal, tracer, calls):
-    """Whether any test called the focal function: same file, name and first line (the line of
-    its first decorator on Python 3.8+, of the def before)."""
+def _called(focal, functions, calls):
+    """Whether any test called the focal function: same file, one of its first lines (Python:
+    its first decorator's on 3.8+, its def's before) and its name (Python's code object says
+    `name`; V8 says `name`, `Class.name`, `get name`, the class for a constructor, or nothing
+    for an anonymous function)."""
     lines = set(focal["lines"])
     for ids in calls.values():
         for index in ids:
-            rel, line, name = tracer.functions[index].rsplit(":", 2)
-            if rel == focal["path"] and name == focal["name"] and int(line) in lines:
+            rel, line, name = functions[index].rsplit(":", 2)
+            short = name.rsplit(".", 1)[-1].rsplit(" ", 1)[-1]
+            named = short in (focal["name"], "") or focal["name"] == "constructor"
+            if rel == focal["path"] and int(line) in lines and named:
                 return True
     return False
 
@@ -963,7 +967,7 @@ def _run_node_repo(job, record):
         first = failed[0]
         why = next((f for f in failures if f.startswith(first + ":")), first + ": " + judged[first])
         record.update(status="failed", exc_type="TestFailed", message=why[:2000])
-    elif focal and not _node_called(focal, functions, calls):
+    elif focal and not _called(focal, functions, calls):
         record.update(
             status="failed",
             exc_type="FocalNotCalled",
@@ -971,21 +975,6 @@ def _run_node_repo(job, record):
         )
     else:
         record["status"] = "passed"
-
-
-def _node_called(focal, functions, calls):
-    """Whether any test called the focal function: same file, one of its first lines, and its
-    name (V8 names a method `name` or `Class.name`, a getter `get name`, a constructor after
-    its class)."""
-    lines = set(focal["lines"])
-    for ids in calls.values():
-        for index in ids:
-            rel, line, name = functions[index].rsplit(":", 2)
-            short = name.rsplit(".", 1)[-1].rsplit(" ", 1)[-1]
-            named = short in (focal["name"], "") or focal["name"] == "constructor"
-            if rel == focal["path"] and int(line) in lines and named:
-                return True
-    return False
 
 
 GRADER_UID_OFFSET = 1000  # the grader's uid: the program's plus this (a uid of its own)

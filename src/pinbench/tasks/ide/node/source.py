@@ -7,7 +7,6 @@ parser process (`_ide.js`)."""
 from __future__ import annotations
 
 import functools
-import hashlib
 import re
 import shutil
 import tempfile
@@ -111,12 +110,9 @@ def _ask(request: dict[str, Any]) -> Any:
         raise LintError(str(exc)) from None
 
 
-def outline(path: str, source: str) -> Outline:
-    return _outline(path, hashlib.sha256(source.encode()).hexdigest(), source)
-
-
 @functools.lru_cache(maxsize=512)
-def _outline(path: str, digest: str, source: str) -> Outline:
+def outline(path: str, source: str) -> Outline:
+    """The file's functions and classes (remembered per path and text)."""
     answer = _ask({"op": "outline", "path": path, "source": source})
     functions = []
     for f in answer["functions"]:
