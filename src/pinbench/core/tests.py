@@ -33,6 +33,14 @@ class TestKind(StrEnum):
     # a repository's own JavaScript/TypeScript test files (Jest, Mocha or node:test style), each
     # run by pinbench's runner in its own Node process, with the program written over one file
     NODE_REPO = "node-repo"
+    # a Maven-layout repository's JUnit tests (4, 3 or 5), compiled by javac and run in one JVM
+    # of pinbench's runner, with the program written over one file
+    JAVA_REPO = "java-repo"
+
+    @property
+    def is_repository(self) -> bool:
+        """A repository's own suite, run with the program written over one of its files."""
+        return self in (TestKind.REPO, TestKind.NODE_REPO, TestKind.JAVA_REPO)
 
 
 def runner_modules(tests: Iterable[TestSpec | None]) -> tuple[str, ...]:
@@ -70,7 +78,8 @@ class TestSpec(BaseModel):
     select: tuple[str, ...] = Field(
         default=(),
         description="repo kind: pytest node ids or paths to run (empty: all); node-repo kind: "
-        "test files, or `file::full test name` ids, to run (the files are needed)",
+        "test files, or `file::full test name` ids, to run (the files are needed); java-repo "
+        "kind: test files or `file::method` ids",
     )
     focal: Focal | None = Field(default=None, description="repo kind: a test must call this")
     trace: bool = Field(default=False, description="repo kind: record what each test calls")
@@ -102,7 +111,7 @@ class TestSpec(BaseModel):
         """Whether trusted grading can keep the grader out of the program's process: not for a
         repository's own suite, whose tests call the program's code directly (reports list
         those items as graded in the program's process)."""
-        return self.kind not in (TestKind.REPO, TestKind.NODE_REPO)
+        return not self.kind.is_repository
 
     @property
     def runs_under_pytest(self) -> bool:

@@ -8,6 +8,7 @@ import threading
 from collections.abc import Callable
 
 from pinbench.core.env import EnvError, Environment, EnvSpec
+from pinbench.envs.java import builder as java
 from pinbench.envs.node import builder as node
 from pinbench.envs.python import builder as python
 
@@ -15,6 +16,7 @@ from pinbench.envs.python import builder as python
 TOOLCHAINS: dict[str, Callable[[EnvSpec], Environment]] = {
     "python": python.ensure,
     "node": node.ensure,
+    "java": java.ensure,
 }
 
 

@@ -51,6 +51,8 @@ def _job(program: str, test: TestSpec) -> dict[str, Any]:
         return _repo_job(program, test)
     if test.kind is TestKind.NODE_REPO:
         return _node_repo_job(program, test)
+    if test.kind is TestKind.JAVA_REPO:
+        return _java_repo_job(program, test)
     if test.kind is TestKind.JEST:
         module = test.module or "solution"
         name = program_file(program, module, test.program_suffix)
@@ -116,6 +118,24 @@ def _node_repo_job(program: str, test: TestSpec) -> dict[str, Any]:
         "files": files,
         "select": list(test.select),
         "test_files": sorted({s.split("::", 1)[0] for s in test.select}),
+        "trace": test.trace or test.focal is not None,
+        "focal": test.focal.model_dump(mode="json") if test.focal else None,
+        "record_bytes": MAX_REPO_PROOF_BYTES,
+    }
+
+
+def _java_repo_job(program: str, test: TestSpec) -> dict[str, Any]:
+    if test.repo is None:
+        raise ValueError("a java-repo test names no repository snapshot")
+    files = dict(snapshots.tree(test.repo))
+    if test.path:
+        files[test.path] = program
+    return {
+        "mode": "java-repo",
+        "program": program,
+        "path": test.path,
+        "files": files,
+        "select": list(test.select),
         "trace": test.trace or test.focal is not None,
         "focal": test.focal.model_dump(mode="json") if test.focal else None,
         "record_bytes": MAX_REPO_PROOF_BYTES,

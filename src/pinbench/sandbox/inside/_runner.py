@@ -897,6 +897,41 @@ def _run_jest(job, record):
     _jest_record(result, record)
 
 
+def _repo_verdict(job, record, outcomes, calls, functions, errors, failures):
+    """The verdict on a repository's suite run (Node or Java): the tests `select` names (all
+    when it names none of them), each passed, none of their files failing to load, and, for a
+    generated test, its focal function called; `details` carries per-test outcomes and calls."""
+    wanted = [s for s in job.get("select", []) if "::" in s]
+    judged = dict((n, o) for n, o in outcomes.items() if not wanted or n in wanted)
+    for name in wanted:
+        judged.setdefault(name, "missing")
+    details = {"outcomes": outcomes, "collect_errors": errors[:20]}
+    if job.get("trace"):
+        details["functions"] = functions
+        details["calls"] = dict((n, sorted(ids)) for n, ids in calls.items())
+    record["details"] = details
+    passed = [n for n, o in judged.items() if o == "passed"]
+    failed = [n for n, o in judged.items() if o != "passed"]
+    record["tests"] = {"collected": len(judged), "passed": len(passed), "failed": len(failed)}
+    focal = job.get("focal")
+    if errors and (not wanted or any(n.endswith("::(file)") for n in judged)):
+        record.update(status="failed", exc_type="LoadError", message=errors[0][:2000])
+    elif not judged:
+        record.update(status="failed", exc_type="NoTests", message="no test was collected")
+    elif failed:
+        first = failed[0]
+        why = next((f for f in failures if f.startswith(first + ":")), first + ": " + judged[first])
+        record.update(status="failed", exc_type="TestFailed", message=why[:2000])
+    elif focal and not _called(focal, functions, calls):
+        record.update(
+            status="failed",
+            exc_type="FocalNotCalled",
+            message="no test called %s" % focal["name"],
+        )
+    else:
+        record["status"] = "passed"
+
+
 def _run_node_repo(job, record):
     """A repository's own JavaScript/TypeScript test files (or the tests `select` names), each
     file in its own Node process of pinbench's runner (as Jest isolates files), with the
@@ -908,7 +943,6 @@ def _run_node_repo(job, record):
     node = os.path.join(env_root, "bin", "node")
     runner = os.path.join(CODEDIR, "_pinbench_jest.js")
     trace = "1" if job.get("trace") else "0"
-    wanted = [s for s in job.get("select", []) if "::" in s]
     files = sorted(set(s.split("::", 1)[0] for s in job.get("select", []))) or job["test_files"]
     outcomes, calls, functions, index, errors = {}, {}, [], {}, []
     for rel in files:
@@ -946,35 +980,179 @@ def _run_node_repo(job, record):
             if isinstance(failure, dict) and len(errors) < 20:
                 message = "%s::%s: %s" % (rel, failure.get("test"), failure.get("message", ""))
                 record.setdefault("_failures", []).append(_plain(message)[:2000])
-    judged = dict((n, o) for n, o in outcomes.items() if not wanted or n in wanted)
-    for name in wanted:
-        judged.setdefault(name, "missing")
-    details = {"outcomes": outcomes, "collect_errors": errors[:20]}
-    if job.get("trace"):
-        details["functions"] = functions
-        details["calls"] = dict((n, sorted(ids)) for n, ids in calls.items())
-    record["details"] = details
     failures = record.pop("_failures", [])
-    passed = [n for n, o in judged.items() if o == "passed"]
-    failed = [n for n, o in judged.items() if o != "passed"]
-    record["tests"] = {"collected": len(judged), "passed": len(passed), "failed": len(failed)}
-    focal = job.get("focal")
-    if errors and (not wanted or any(n.endswith("::(file)") for n in judged)):
-        record.update(status="failed", exc_type="LoadError", message=errors[0][:2000])
-    elif not judged:
-        record.update(status="failed", exc_type="NoTests", message="no test was collected")
-    elif failed:
-        first = failed[0]
-        why = next((f for f in failures if f.startswith(first + ":")), first + ": " + judged[first])
-        record.update(status="failed", exc_type="TestFailed", message=why[:2000])
-    elif focal and not _called(focal, functions, calls):
-        record.update(
-            status="failed",
-            exc_type="FocalNotCalled",
-            message="no test called %s" % focal["name"],
-        )
-    else:
-        record["status"] = "passed"
+    _repo_verdict(job, record, outcomes, calls, functions, errors, failures)
+
+
+JAVA_EXCLUDES = (
+    "org.jacoco.*:org.objectweb.*:org.junit.*:junit.*:org.opentest4j.*:org.apiguardian.*:"
+    "org.hamcrest.*:PinbenchJUnit*"
+)
+
+
+def _java_sources(root):
+    """The repository's Java files, as (main, test): test files are those under a `test` or
+    `tests` directory (Maven's src/test/java included); `module-info.java` is left out (the
+    code compiles on the class path)."""
+    main, test = [], []
+    for directory, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        rel_dir = os.path.relpath(directory, root)
+        parts = [] if rel_dir == "." else rel_dir.split(os.sep)
+        for name in sorted(files):
+            if name.endswith(".java") and name != "module-info.java":
+                rel = "/".join(parts + [name])
+                (test if ("test" in parts or "tests" in parts) else main).append(rel)
+    return main, test
+
+
+def _java_package(path):
+    import re
+
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        text = handle.read()
+    text = re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)
+    found = re.search(r"^\s*package\s+([\w.]+)\s*;", text, re.M)
+    return found.group(1) if found else ""
+
+
+def _javac(env, release, out, classpath, files):
+    """javac over `files` (no annotation processor runs); the files it reported errors in
+    (None when it failed without naming one) and its first errors."""
+    import re
+    import subprocess
+
+    if not os.path.isdir(out):
+        os.makedirs(out)
+    args = os.path.join(WORKDIR, os.path.basename(out) + ".args")
+    with open(args, "w") as handle:
+        handle.write("\n".join('"%s"' % f.replace("\\", "\\\\") for f in files))
+    argv = [os.path.join(env["jdk_home"], "bin", "javac"), "-J-Xmx768m", "-J-XX:+UseSerialGC"]
+    argv += ["--release", str(release), "-proc:none", "-implicit:class", "-nowarn", "-g"]
+    argv += ["-encoding", "UTF-8", "-d", out, "-cp", os.pathsep.join(classpath), "@" + args]
+    done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=CODEDIR)
+    text = done.stdout.decode("utf-8", "replace")
+    if done.returncode == 0:
+        return set(), ""
+    bad = set()
+    for match in re.finditer(r"^(.+?\.java):\d+: error:", text, re.M):
+        bad.add(os.path.relpath(os.path.join(CODEDIR, match.group(1)), CODEDIR))
+    return (bad or None), text[:4000]
+
+
+def _is_surefire_test(rel):
+    """Maven Surefire's default test classes: Test*, *Test, *Tests, *TestCase."""
+    stem = os.path.basename(rel)[: -len(".java")]
+    return stem.startswith("Test") or stem.endswith(("Test", "Tests", "TestCase"))
+
+
+def _run_java_repo(job, record):
+    """A Maven-layout repository's JUnit tests (JUnit 4, 3 and 5, through the JUnit Platform)
+    in one JVM of pinbench's runner, with the program written over one of its files: the main
+    code and the tests compiled by javac (a test file that does not compile fails alone), then
+    per-test outcomes and, when asked, the main-code methods each test ran (JaCoCo)."""
+    import subprocess
+
+    _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    env_root = job["env_root"]
+    with open(os.path.join(env_root, "pinbench-env.json")) as handle:
+        env = json.load(handle)
+    release = job.get("release") or env["release"]
+    deps = [os.path.join(env_root, p) for p in env["classpath"]]
+    harness = [os.path.join(env_root, p) for p in env["harness_classpath"]]
+    main, tests = _java_sources(CODEDIR)
+    main_out = os.path.join(WORKDIR, "classes")
+    test_out = os.path.join(WORKDIR, "test-classes")
+    bad, text = _javac(env, release, main_out, harness + deps, main)
+    if bad is None or bad:
+        record.update(status="failed", exc_type="CompileError", message=text[:2000])
+        record["details"] = {"outcomes": {}, "collect_errors": [text[:4000]]}
+        return
+    resources = [os.path.join(CODEDIR, d) for d in ("src/main/resources", "src/test/resources")]
+    resources = [d for d in resources if os.path.isdir(d)]
+    base = harness + deps + [main_out] + resources
+    errors, outcomes, calls, functions = [], {}, {}, []
+    compiling = list(tests)
+    for _ in range(4):  # drop the files javac names, then again, a few times at most
+        bad, text = _javac(env, release, test_out, base, compiling) if compiling else (set(), "")
+        if not bad:
+            break
+        for rel in sorted(bad):
+            compiling.remove(rel)
+            outcomes[rel + "::(file)"] = "failed"
+            errors.append("%s does not compile:\n%s" % (rel, text[:3000]))
+    if bad:
+        for rel in compiling:
+            outcomes[rel + "::(file)"] = "failed"
+        errors.append("the tests do not compile:\n" + text[:3000])
+        compiling = []
+    selected = sorted(set(s.split("::", 1)[0] for s in job.get("select", [])))
+    run = [r for r in compiling if (r in selected if selected else _is_surefire_test(r))]
+    classes = {}
+    for rel in run:
+        package = _java_package(os.path.join(CODEDIR, rel))
+        stem = os.path.basename(rel)[: -len(".java")]
+        classes[(package + "." if package else "") + stem] = rel
+    roots = set()
+    for rel in main:
+        package = _java_package(os.path.join(CODEDIR, rel)).replace(".", "/")
+        folder = os.path.dirname(rel)
+        if package and folder.endswith(package):
+            folder = folder[: -len(package)].rstrip("/")
+        roots.add(folder or ".")
+    failures = []
+    if classes:
+        result_path = os.path.join(WORKDIR, "junit-result.json")
+        trace = bool(job.get("trace"))
+        argv = [os.path.join(env["jdk_home"], "bin", "java"), "-Xmx1g", "-Xss4m"]
+        argv += ["-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:ReservedCodeCacheSize=64m"]
+        argv += ["-XX:MaxMetaspaceSize=512m", "-XX:CompressedClassSpaceSize=128m"]
+        argv += ["-Djava.io.tmpdir=" + WORKDIR, "-Duser.home=" + WORKDIR]
+        if trace:
+            agent = os.path.join(env_root, env["agent"])
+            argv.append("-javaagent:%s=output=none,excludes=%s" % (agent, JAVA_EXCLUDES))
+        argv += ["-cp", os.pathsep.join(base + [test_out]), "PinbenchJUnit"]
+        argv += ["--result", result_path, "--classes", main_out]
+        argv += ["--sources", ":".join(sorted(roots)), "--trace", "1" if trace else "0"]
+        code = subprocess.call(argv + sorted(classes), cwd=CODEDIR)
+        try:
+            with open(result_path, encoding="utf-8") as handle:
+                result = json.load(handle)
+        except (OSError, ValueError):
+            result = None
+        if not isinstance(result, dict):
+            for rel in run:
+                outcomes[rel + "::(file)"] = "failed"
+            errors.append("java ended (exit status %s) before the tests completed" % code)
+            result = {}
+        known = [str(f) for f in result.get("functions") or []]
+        index = {}
+        for entry in result.get("tests") or []:
+            rel = classes.get(str(entry.get("class")))
+            if rel is None:
+                continue
+            name = "%s::%s" % (rel, str(entry.get("name")).split("#", 1)[-1])
+            outcomes[name] = str(entry.get("outcome"))
+            ids = set()
+            for i in entry.get("calls") or []:
+                if isinstance(i, int) and 0 <= i < len(known):
+                    if known[i] not in index:
+                        index[known[i]] = len(functions)
+                        functions.append(known[i])
+                    ids.add(index[known[i]])
+            calls.setdefault(name, set()).update(ids)
+        for entry in result.get("class_errors") or []:
+            rel = classes.get(str(entry.get("class")).split("$", 1)[0])
+            if rel is not None:
+                outcomes[rel + "::(file)"] = "failed"
+                errors.append("%s: %s" % (rel, str(entry.get("message", ""))[:3000]))
+        for failure in (result.get("failures") or [])[:20]:
+            test = str(failure.get("test"))
+            rel = classes.get(test.split("#", 1)[0])
+            if rel is not None:
+                message = "%s::%s: %s" % (rel, test.split("#", 1)[-1], failure.get("message", ""))
+                failures.append(message[:2000])
+    _repo_verdict(job, record, outcomes, calls, functions, errors, failures)
 
 
 GRADER_UID_OFFSET = 1000  # the grader's uid: the program's plus this (a uid of its own)
@@ -1674,6 +1852,7 @@ def run_job(job, in_server):
     runners["build"] = _run_build
     runners["jest"] = _run_jest
     runners["node-repo"] = _run_node_repo
+    runners["java-repo"] = _run_java_repo
     runner = runners[mode]
     try:
         runner(job, record)

@@ -24,6 +24,7 @@ from pinbench.core.tests import TestKind, TestSpec
 from pinbench.envs.python.builder import ensure, interpreters
 from pinbench.envs.python.interpreters import uv_binary, uv_environ
 from pinbench.execution.local import ExecutionService
+from pinbench.tasks.ide.java import build as java_build
 from pinbench.tasks.ide.node import build as node_build
 from pinbench.tasks.ide.repo import (
     BUILD_VERSION,
@@ -66,10 +67,11 @@ def build_repo(
                 return build, _ensure(build.env)
         except ValueError:
             pass
-    if node_build.detect(snap):
-        build, node_env = node_build.build(snap, service, name or source.resolve().name)
-        memo.write_text(build.model_dump_json(indent=1))
-        return build, node_env
+    for agent in (node_build, java_build):
+        if agent.detect(snap):
+            build, env = agent.build(snap, service, name or source.resolve().name)
+            memo.write_text(build.model_dump_json(indent=1))
+            return build, env
     declared, sources, python, notes = declared_requirements(snap)
     own = canonicalize_name(name or source.name)
     declared = [r for r in declared if canonicalize_name(Requirement(r).name) != own]

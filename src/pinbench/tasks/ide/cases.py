@@ -19,6 +19,7 @@ class Language(StrEnum):
     PYTHON = "python"
     JAVASCRIPT = "javascript"
     TYPESCRIPT = "typescript"
+    JAVA = "java"
 
 
 class Kind(StrEnum):
@@ -38,7 +39,8 @@ class _Case(BaseModel):
     env: EnvSpec = Field(description="the repository's resolved environment")
     language: Language = Field(default=Language.PYTHON, description="the language of `path`")
     toolchain_version: str = Field(
-        description="the toolchain release the environment has (Python X.Y, Node X.Y.Z)",
+        description="the toolchain release the environment has (Python X.Y, Node X.Y.Z, "
+        "Java: release and JDK)",
         validation_alias=AliasChoices("toolchain_version", "python_version"),
     )
     path: str = Field(description="the file the case is about")
@@ -73,8 +75,8 @@ class TestCase(_Case):
     reference: str = Field(default="", description="a passing test calling it, when one exists")
     test_path: str = Field(
         default="",
-        description="JavaScript/TypeScript: the test file the answer is saved as (Python: "
-        "appended to `path`)",
+        description="JavaScript/TypeScript/Java: the test file the answer is saved as "
+        "(Python: appended to `path`)",
     )
 
 

@@ -43,6 +43,7 @@ from pinbench.tasks.ide.edits import (
     start_line,
     statement_region,
 )
+from pinbench.tasks.ide.java import collect as java_collect
 from pinbench.tasks.ide.node import collect as node_collect
 from pinbench.tasks.ide.repo import RepoBuild, RepoRejected
 from pinbench.tasks.ide.selection import (
@@ -92,6 +93,8 @@ def collect(context: Context, kinds: Iterable[Kind]) -> Collection:
     """The cases of the kinds asked for, by the collectors of the repository's ecosystem."""
     if context.build.ecosystem == "node":
         return node_collect.collect(context, kinds)
+    if context.build.ecosystem == "java":
+        return java_collect.collect(context, kinds)
     result = Collection()
     collectors: dict[Kind, Callable[[Context, Collection], list[Case]]] = {
         Kind.DOC: _doc,

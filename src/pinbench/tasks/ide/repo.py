@@ -62,9 +62,10 @@ class RepoBuild(BaseModel):
     sources: list[str] = Field(description="files the dependencies were read from")
     requirements: list[str] = Field(description="as declared")
     env: EnvSpec = Field(description="the resolution: exact pins")
-    ecosystem: str = Field(default="python", description="python or node")
+    ecosystem: str = Field(default="python", description="python, node or java")
     toolchain_version: str = Field(
-        description="the toolchain the environment has (Python X.Y, Node X.Y.Z)",
+        description="the toolchain the environment has (Python X.Y, Node X.Y.Z, "
+        "Java: release and JDK)",
         validation_alias=AliasChoices("toolchain_version", "python_version"),
     )
     env_key: str

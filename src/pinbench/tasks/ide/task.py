@@ -40,26 +40,35 @@ from pinbench.tasks.ide.cases import (
 )
 from pinbench.tasks.ide.editor import Editor, PythonEditor
 from pinbench.tasks.ide.edits import Region, splice, text_of
+from pinbench.tasks.ide.java.editor import JavaEditor
 from pinbench.tasks.ide.node.editor import NodeEditor
 
 SYSTEM = (
     "You are an expert {language} developer working as a coding assistant inside an IDE, on "
     "the repository the user has open."
 )
-_LANGUAGE_NAMES = {"python": "Python", "javascript": "JavaScript", "typescript": "TypeScript"}
+_LANGUAGE_NAMES = {
+    "python": "Python",
+    "javascript": "JavaScript",
+    "typescript": "TypeScript",
+    "java": "Java",
+}
 _CONTEXT_LINES = 80  # of the file shown around the place a case is about
 _TOP_SNIPPETS = 3
 _NUMBER = re.compile(r"\d+")
-# comments that make a linter or type checker look away: a fix that adds one hides its problem
-# (ESLint's inline directives are not read at all)
+# comments and annotations that make a linter, compiler or type checker look away: a fix that
+# adds one hides its problem (ESLint's inline directives are not read at all)
 _SUPPRESSION = re.compile(
-    r"pylint:\s*(disable|skip-file)|type:\s*ignore|pyright:|@ts-(ignore|expect-error|nocheck)", re.I
+    r"pylint:\s*(disable|skip-file)|type:\s*ignore|pyright:|@ts-(ignore|expect-error|nocheck)|"
+    r"@SuppressWarnings|@java\.lang\.SuppressWarnings|NOLINT|#\s*pragma\s+(warning|clang|GCC)",
+    re.I,
 )
 _PYTHON = PythonEditor()
 _EDITORS: dict[Language, Editor] = {
     Language.PYTHON: _PYTHON,
     Language.JAVASCRIPT: NodeEditor(Language.JAVASCRIPT),
     Language.TYPESCRIPT: NodeEditor(Language.TYPESCRIPT),
+    Language.JAVA: JavaEditor(),
 }
 
 C = TypeVar("C", DocCase, FixCase, GenerateCase, TestCase, WorkspaceCase)

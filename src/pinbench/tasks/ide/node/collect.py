@@ -8,24 +8,29 @@ repository's queries, else derived from documented exported functions."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 
 from pinbench.core.outcome import Limits
 from pinbench.core.tests import Focal, TestKind, TestSpec
-from pinbench.tasks.ide.cases import Case, DocCase, GenerateCase, Kind, Language, Snippet, TestCase
-from pinbench.tasks.ide.lint import Diagnostic, LintError
+from pinbench.tasks.ide.brace_cases import (
+    Kit,
+    doc_cases,
+    functions,
+    generate_cases,
+    long,
+    workspace_cases_of,
+)
+from pinbench.tasks.ide.braces import words
+from pinbench.tasks.ide.cases import Case, Kind, Language, TestCase
+from pinbench.tasks.ide.lint import Diagnostic
 from pinbench.tasks.ide.node import edits, source
 from pinbench.tasks.ide.node.build import modules_of
 from pinbench.tasks.ide.node.source import Function
 from pinbench.tasks.ide.selection import (
     Collection,
     Context,
-    Query,
     fix_cases,
-    question,
     spread,
-    workspace_cases,
 )
 
 GENERATED_TEST = "pinbench_generated.test"
@@ -34,11 +39,11 @@ GENERATED_TEST = "pinbench_generated.test"
 def collect(context: Context, kinds: Iterable[Kind]) -> Collection:
     result = Collection()
     collectors: dict[Kind, Callable[[Context, Collection], list[Case]]] = {
-        Kind.DOC: _doc,
+        Kind.DOC: lambda c, r: doc_cases(KIT, c, r),
         Kind.FIX: _fix,
-        Kind.GENERATE: _generate,
+        Kind.GENERATE: lambda c, r: generate_cases(KIT, c, r),
         Kind.TEST: _test,
-        Kind.WORKSPACE: _workspace,
+        Kind.WORKSPACE: lambda c, r: workspace_cases_of(KIT, c, r),
     }
     for kind in kinds:
         result.cases += collectors[kind](context, result)
@@ -50,81 +55,28 @@ def sources(context: Context) -> list[str]:
     return [p for p in source.code_files(context.snapshot) if context.hand_written(p)]
 
 
-def _functions(context: Context, result: Collection) -> Iterator[tuple[str, Function]]:
-    for path in sources(context):
-        try:
-            found = source.outline(path, context.snapshot.read(path))
-        except LintError:
-            result.drop("file cannot be parsed")
-            continue
-        for function in found.functions:
-            yield path, function
-
-
-def _long(function: Function) -> bool:
-    return function.body is not None and function.body[1] - function.body[0] - 1 > 3
-
-
-# ------------------------------------------------------------------ doc
-
-
-def _doc(context: Context, result: Collection) -> list[Case]:
-    items: list[tuple[str, tuple[str, str, str]]] = []
-    for path, function in _functions(context, result):
-        if not _long(function):
-            continue
-        text = context.snapshot.read(path)
-        reference = reference_doc(path, text, function)
-        if reference is None:
-            result.drop("doc: no JSDoc passes the check (destructured or unusual parameters)")
-            continue
-        items.append((path, (path, function.qualname, reference)))
-    cases: list[Case] = []
-    for index, (path, qualname, reference) in enumerate(spread(items, context.limits)):
-        cases.append(
-            DocCase(
-                **context.base(Kind.DOC, index, path, source.language_of(path)),
-                qualname=qualname,
-                reference=reference,
-            )
-        )
-    return cases
-
-
-def reference_doc(path: str, text: str, function: Function) -> str | None:
-    """The function's own JSDoc when it passes the check, else a synthesized one that does
-    (None when even that does not)."""
-    if function.doc and source.check_doc(path, text, function.qualname).ok:
-        return function.doc
-    summary = (
-        _summary(function.doc) or f"Carry out the {_words(function.name)} step of this module."
-    )
-    lines = ["/**", f" * {summary}", " *"]
-    lines += [f" * @param {p} The {_words(p)} argument." for p in function.params]
+def synthesize(function: Function, said: str) -> str:
+    """A JSDoc comment for the function: the summary, then every parameter, what it returns
+    or yields, and each class it throws."""
+    said = said or f"Carry out the {words(function.name)} step of this module."
+    lines = ["/**", f" * {said}", " *"]
+    lines += [f" * @param {p} The {words(p)} argument." for p in function.params]
     if function.yields:
         lines.append(" * @yields The values produced.")
     elif function.returns:
         lines.append(" * @returns The result.")
     lines += [f" * @throws {{{c}}} When the input is not acceptable." for c in function.throws]
     lines.append(" */")
-    synthesized = "\n".join(lines)
-    program = edits.with_doc(path, text, function.qualname, synthesized)
-    return synthesized if source.check_doc(path, program, function.qualname).ok else None
+    return "\n".join(lines)
 
 
-def _summary(doc: str | None) -> str:
-    if not doc:
-        return ""
-    for line in doc.splitlines():
-        text = line.strip().lstrip("/*").strip()
-        if text and not text.startswith("@"):
-            return text
-    return ""
-
-
-def _words(name: str) -> str:
-    spaced = "".join(" " + c.lower() if c.isupper() else c for c in name.strip("_#$"))
-    return " ".join(spaced.replace("_", " ").split()) or name
+KIT = Kit(
+    edits=edits.EDITS,
+    sources=sources,
+    doc_passes=lambda path, text, qualname: source.check_doc(path, text, qualname).ok,
+    synthesize=synthesize,
+    language_of=source.language_of,
+)
 
 
 # ------------------------------------------------------------------ fix
@@ -143,39 +95,13 @@ def _fix(context: Context, result: Collection) -> list[Case]:
     return fix_cases(context, result, found, region, source.language_of)
 
 
-# ------------------------------------------------------------------ generate
-
-
-def _generate(context: Context, result: Collection) -> list[Case]:
-    baseline = context.build.baseline
-    items: list[tuple[str, tuple[str, str, tuple[str, ...]]]] = []
-    for path, function in _functions(context, result):
-        if not (_long(function) and function.doc and function.body_whole_lines):
-            continue
-        covering = baseline.covering(path, function.name, set(function.lines))
-        if not covering:
-            result.drop("generate: no passing test calls it")
-            continue
-        items.append((path, (path, function.qualname, tuple(covering))))
-    cases: list[Case] = []
-    for index, (path, qualname, tests) in enumerate(spread(items, context.limits)):
-        cases.append(
-            GenerateCase(
-                **context.base(Kind.GENERATE, index, path, source.language_of(path)),
-                qualname=qualname,
-                tests=tests,
-            )
-        )
-    return cases
-
-
 # ------------------------------------------------------------------ test
 
 
 def _test(context: Context, result: Collection) -> list[Case]:
     candidates: dict[str, list[Function]] = {}
-    for path, function in _functions(context, result):
-        if not _long(function) or function.private or not function.exported:
+    for path, function in functions(KIT, context, result):
+        if not long(function) or function.private or not function.exported:
             continue
         if function.name == "constructor":
             continue
@@ -268,31 +194,3 @@ def _loads(context: Context, path: str, test_path: str) -> bool:
         (),
     )
     return outcome.passed and outcome.tests.get("passed") == 1
-
-
-# ------------------------------------------------------------------ workspace
-
-
-def _workspace(context: Context, result: Collection) -> list[Case]:
-    chunks: list[Snippet] = []
-    documented: list[Query] = []
-    for path in sources(context):
-        text = context.snapshot.read(path)
-        lines = text.splitlines()
-        try:
-            found = source.outline(path, text)
-        except LintError:
-            continue
-        for qualname, start, end in found.classes:
-            body = "\n".join(lines[start - 1 : min(end, start + 29)])
-            chunks.append(Snippet(id=f"{path}::{qualname}", path=path, text=body))
-        for function in found.functions:
-            body = "\n".join(lines[function.line - 1 : min(function.end, function.line + 59)])
-            chunks.append(Snippet(id=f"{path}::{function.qualname}", path=path, text=body))
-            summary = _summary(function.doc)
-            if function.exported and not function.private and len(summary.split()) >= 4:
-                documented.append(
-                    (question(summary), [function.name], [f"{path}::{function.qualname}"])
-                )
-    random.Random(0).shuffle(documented)
-    return workspace_cases(context, result, chunks, lambda: documented, source.language_of)

@@ -19,6 +19,9 @@ from pinbench.core.snapshots import Snapshot
 from pinbench.envs.node.syntax import ParserUnavailable, ask_typescript, syntax_error
 from pinbench.tasks.ide.cases import Language
 from pinbench.tasks.ide.lint import Diagnostic, LintError
+from pinbench.tasks.ide.outline import Function, Outline
+
+__all__ = ["Function", "Outline"]
 
 HANDLER = Path(__file__).with_name("_ide.js").resolve()
 SOURCE_SUFFIXES = (".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx")
@@ -64,43 +67,6 @@ def code_files(snapshot: Snapshot) -> list[str]:
         and not skip.intersection(p.split("/")[:-1])
         and not _CONFIG_NAME.search(p)
     )
-
-
-@dataclass(frozen=True)
-class Function:
-    """A function or method of a file, as the TypeScript parser sees it (lines are 1-based)."""
-
-    qualname: str
-    name: str
-    line: int  # its statement's first line (after any JSDoc)
-    end: int
-    lines: tuple[int, ...]  # where V8's coverage may say it starts
-    body: tuple[int, int] | None  # the lines of its block's `{` and `}`
-    body_whole_lines: bool
-    doc: str | None
-    doc_lines: tuple[int, int] | None
-    indent: str
-    params: tuple[str, ...]
-    returns: bool
-    yields: bool
-    throws: tuple[str, ...]
-    exported: bool
-    in_class: bool
-    private: bool
-
-    @property
-    def start(self) -> int:
-        """The first line, its JSDoc included."""
-        return self.doc_lines[0] if self.doc_lines else self.line
-
-
-@dataclass(frozen=True)
-class Outline:
-    functions: tuple[Function, ...]
-    classes: tuple[tuple[str, int, int], ...]  # (qualname, first line, last line)
-
-    def find(self, qualname: str) -> Function | None:
-        return next((f for f in self.functions if f.qualname == qualname), None)
 
 
 def _ask(request: dict[str, Any]) -> Any:

@@ -1,0 +1,143 @@
+"""Case collection every brace language shares, over its outline: doc (functions whose body is
+longer than three lines, with a reference comment that passes the language's check: the
+function's own, else one synthesized from what it takes, returns and throws), generate
+(documented functions that passing tests call) and workspace (the repository's queries, else
+derived from documented public functions). Each language's collector (`node/collect.py`,
+`java/collect.py`) supplies a `Kit` and adds fix and test."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from pinbench.tasks.ide.braces import BraceEdits, summary
+from pinbench.tasks.ide.cases import Case, DocCase, GenerateCase, Kind, Language, Snippet
+from pinbench.tasks.ide.lint import LintError
+from pinbench.tasks.ide.outline import Function
+from pinbench.tasks.ide.selection import (
+    Collection,
+    Context,
+    Query,
+    question,
+    spread,
+    workspace_cases,
+)
+
+
+@dataclass(frozen=True)
+class Kit:
+    """What the shared collectors need of a language."""
+
+    edits: BraceEdits
+    sources: Callable[[Context], list[str]]  # hand-written code files
+    doc_passes: Callable[[str, str, str], bool]  # (path, text, qualname): the comment check
+    synthesize: Callable[[Function, str], str]  # a comment for the function, from a summary
+    language_of: Callable[[str], Language]
+    distinct_names: bool = False  # overloads (same qualname) are left out (Java)
+
+
+def functions(kit: Kit, context: Context, result: Collection) -> Iterator[tuple[str, Function]]:
+    for path in kit.sources(context):
+        try:
+            found = kit.edits.outline(path, context.snapshot.read(path))
+        except LintError:
+            result.drop("file cannot be parsed")
+            continue
+        names = Counter(f.qualname for f in found.functions)
+        for function in found.functions:
+            if kit.distinct_names and names[function.qualname] > 1:
+                result.drop("overloaded: its name does not say which one")
+                continue
+            yield path, function
+
+
+def long(function: Function) -> bool:
+    return function.body is not None and function.body[1] - function.body[0] - 1 > 3
+
+
+def doc_cases(kit: Kit, context: Context, result: Collection) -> list[Case]:
+    items: list[tuple[str, tuple[str, str, str]]] = []
+    for path, function in functions(kit, context, result):
+        if not long(function):
+            continue
+        reference = reference_doc(kit, path, context.snapshot.read(path), function)
+        if reference is None:
+            result.drop("doc: no comment passes the check (unusual parameters)")
+            continue
+        items.append((path, (path, function.qualname, reference)))
+    cases: list[Case] = []
+    for index, (path, qualname, reference) in enumerate(spread(items, context.limits)):
+        cases.append(
+            DocCase(
+                **context.base(Kind.DOC, index, path, kit.language_of(path)),
+                qualname=qualname,
+                reference=reference,
+            )
+        )
+    return cases
+
+
+def reference_doc(kit: Kit, path: str, text: str, function: Function) -> str | None:
+    """The function's own comment when it passes the check, else a synthesized one that does
+    (None when even that does not)."""
+    if function.doc and kit.doc_passes(path, text, function.qualname):
+        return function.doc
+    synthesized = kit.synthesize(function, summary(function.doc))
+    program = kit.edits.with_doc(path, text, function.qualname, synthesized)
+    return synthesized if kit.doc_passes(path, program, function.qualname) else None
+
+
+def generate_cases(kit: Kit, context: Context, result: Collection) -> list[Case]:
+    baseline = context.build.baseline
+    items: list[tuple[str, tuple[str, str, tuple[str, ...]]]] = []
+    for path, function in functions(kit, context, result):
+        if not (long(function) and function.doc and function.body_whole_lines):
+            continue
+        covering = baseline.covering(path, function.name, set(function.lines))
+        if not covering:
+            result.drop("generate: no passing test calls it")
+            continue
+        items.append((path, (path, function.qualname, tuple(covering))))
+    cases: list[Case] = []
+    for index, (path, qualname, tests) in enumerate(spread(items, context.limits)):
+        cases.append(
+            GenerateCase(
+                **context.base(Kind.GENERATE, index, path, kit.language_of(path)),
+                qualname=qualname,
+                tests=tests,
+            )
+        )
+    return cases
+
+
+def workspace_cases_of(kit: Kit, context: Context, result: Collection) -> list[Case]:
+    """Snippets of every class (its first 30 lines) and function (its first 60); the
+    repository's queries, else questions from documented public functions' summaries."""
+    chunks: list[Snippet] = []
+    documented: list[Query] = []
+    for path in kit.sources(context):
+        text = context.snapshot.read(path)
+        lines = text.splitlines()
+        try:
+            found = kit.edits.outline(path, text)
+        except LintError:
+            continue
+        for qualname, start, end in found.classes:
+            body = "\n".join(lines[start - 1 : min(end, start + 29)])
+            chunks.append(Snippet(id=f"{path}::{qualname}", path=path, text=body))
+        seen = set()
+        for function in found.functions:
+            if function.qualname in seen:
+                continue  # an overload: one snippet per name
+            seen.add(function.qualname)
+            body = "\n".join(lines[function.line - 1 : min(function.end, function.line + 59)])
+            chunks.append(Snippet(id=f"{path}::{function.qualname}", path=path, text=body))
+            said = summary(function.doc)
+            if function.exported and not function.private and len(said.split()) >= 4:
+                documented.append(
+                    (question(said), [function.name], [f"{path}::{function.qualname}"])
+                )
+    random.Random(0).shuffle(documented)
+    return workspace_cases(context, result, chunks, lambda: documented, kit.language_of)

@@ -1,0 +1,178 @@
+"""What the IDE scenarios do the same way in every brace language with `/** ... */`
+documentation comments (JavaScript, TypeScript, Java, and the C family): a function's comment
+taken out or put in, its body cut out or replaced, a model's comment or function found in its
+answer, all line-level over the language's outline, everything else byte-identical. The
+language's editor (`tasks/ide/editor.py`) says how to read a file and check a comment."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from pinbench.tasks.answers import fenced_blocks
+from pinbench.tasks.ide.edits import Region
+from pinbench.tasks.ide.lint import LintError
+from pinbench.tasks.ide.outline import Function, Outline
+
+_DOC_COMMENT = re.compile(r"/\*\*(?!/).*?\*/", re.S)
+
+
+class BraceEdits:
+    """Edits over `outline(path, text)`; `fences`: the code-fence tags of the language (and
+    none); `wrapper`: the lines a method given on its own is read inside (`class X {`)."""
+
+    def __init__(
+        self,
+        outline: Callable[[str, str], Outline],
+        fences: frozenset[str],
+        wrapper: str,
+        indent: str = "  ",
+    ) -> None:
+        self.outline = outline
+        self.fences = fences | {""}
+        self.wrapper = wrapper
+        self.indent = indent
+
+    def function(self, path: str, text: str, qualname: str) -> Function:
+        found = self.outline(path, text).find(qualname)
+        if found is None:
+            raise KeyError(f"{path} has no {qualname}")
+        return found
+
+    def strip_doc(self, path: str, text: str, qualname: str) -> str:
+        """The file without the function's documentation comment (its whole lines)."""
+        found = self.outline(path, text).find(qualname)
+        if found is None or found.doc_lines is None:
+            return text
+        lines = text.splitlines(keepends=True)
+        start, end = found.doc_lines
+        return "".join(lines[: start - 1] + lines[end:])
+
+    def with_doc(self, path: str, text: str, qualname: str, doc: str) -> str:
+        """The file with `doc` (a `/** ... */` comment) as the function's, replacing any it
+        has, indented as the function is."""
+        stripped = self.strip_doc(path, text, qualname)
+        found = self.outline(path, stripped).find(qualname)
+        if found is None:
+            return stripped
+        lines = stripped.splitlines(keepends=True)
+        block = "".join(found.indent + line + "\n" for line in _normalized(doc).splitlines())
+        return "".join(lines[: found.line - 1]) + block + "".join(lines[found.line - 1 :])
+
+    @staticmethod
+    def doc_in_answer(answer: str) -> str | None:
+        """The first `/** ... */` comment of a model's answer."""
+        found = _DOC_COMMENT.search(answer)
+        return found.group(0) if found else None
+
+    def code_in_answer(self, answer: str) -> str:
+        """The first fenced block of the language (or untagged) of an answer, else the whole
+        answer."""
+        blocks = fenced_blocks(answer, self.fences)
+        return blocks[0] if blocks else answer
+
+    def body_region(self, function: Function) -> Region:
+        """The lines strictly between the `{` and the `}` of the function's body."""
+        if function.body is None or not function.body_whole_lines:
+            raise KeyError(f"{function.qualname} has no block body on lines of its own")
+        return Region(function.body[0] + 1, function.body[1] - 1, function.indent + self.indent)
+
+    def body_of(self, path: str, code: str, name: str) -> str | None:
+        """The body (the lines between its braces) of the function `name` in a model's code,
+        or None when the code has no such function with a block body. A method on its own is
+        read inside the wrapper."""
+        for prefix in ("", self.wrapper + "\n"):
+            wrapped = prefix + code + ("\n}\n" if prefix else "")
+            try:
+                found = [f for f in self.outline(path, wrapped).functions if f.name == name]
+            except LintError:
+                return None
+            for function in found:
+                if function.body is not None and function.body_whole_lines:
+                    lines = wrapped.splitlines()
+                    return "\n".join(lines[function.body[0] : function.body[1] - 1])
+        return None
+
+    def function_source(self, path: str, text: str, qualname: str) -> str:
+        """The function's source, from its declaration to its closing brace."""
+        function = self.function(path, text, qualname)
+        return "\n".join(text.splitlines()[function.line - 1 : function.end])
+
+
+def _normalized(doc: str) -> str:
+    """A comment with its continuation lines starting ` *` (as they will be indented)."""
+    out = []
+    for i, line in enumerate(doc.strip().splitlines()):
+        stripped = line.strip()
+        if i and not stripped.startswith("*"):
+            stripped = "* " + stripped
+        out.append(stripped if not i else " " + stripped)
+    return "\n".join(out)
+
+
+def summary(doc: str | None) -> str:
+    """The first line of a documentation comment's description."""
+    if not doc:
+        return ""
+    for line in doc.splitlines():
+        text = line.strip().lstrip("/*").strip()
+        if text and not text.startswith("@"):
+            return text
+    return ""
+
+
+def words(name: str) -> str:
+    """An identifier as words (`parseDuration` -> `parse duration`)."""
+    spaced = "".join(" " + c.lower() if c.isupper() else c for c in name.strip("_#$"))
+    return " ".join(spaced.replace("_", " ").split()) or name
+
+
+class BraceEditor:
+    """The part of an `Editor` (`tasks/ide/editor.py`) every brace language shares; a language
+    adds how it parses, checks a comment, diagnoses, and how its tests run."""
+
+    placeholder = "// Your code here"
+
+    def __init__(self, edits: BraceEdits, fence: str) -> None:
+        self.edits = edits
+        self.fence = fence
+
+    def doc_passes(self, path: str, program: str, qualname: str) -> bool:
+        """The language's check of the function's comment in the program."""
+        raise NotImplementedError
+
+    def code(self, text: str) -> str:
+        return self.edits.code_in_answer(text)
+
+    def strip_doc(self, path: str, text: str, qualname: str) -> str:
+        return self.edits.strip_doc(path, text, qualname)
+
+    def line_of(self, path: str, text: str, qualname: str) -> int:
+        found = self.edits.outline(path, text).find(qualname)
+        return found.line if found else 1
+
+    def doc_in_answer(self, text: str, qualname: str) -> str | None:
+        return self.edits.doc_in_answer(text)
+
+    def with_doc(self, path: str, text: str, qualname: str, doc: str) -> str:
+        return self.edits.with_doc(path, text, qualname, doc)
+
+    def doc_ok(self, path: str, program: str, qualname: str, doc: str) -> bool:
+        found = self.edits.outline(path, program).find(qualname)
+        if found is None or found.doc is None or found.doc.split() != doc.split():
+            return False  # the comment must be the function's, as written
+        return self.doc_passes(path, program, qualname)
+
+    def doc_answer(self, reference: str) -> str:
+        return reference
+
+    def body_region(self, path: str, text: str, qualname: str) -> Region:
+        return self.edits.body_region(self.edits.function(path, text, qualname))
+
+    def function_source(self, path: str, text: str, qualname: str) -> str:
+        return self.edits.function_source(path, text, qualname)
+
+    def body_answer(self, path: str, text: str, qualname: str) -> str:
+        code = self.edits.code_in_answer(text)
+        body = self.edits.body_of(path, code, qualname.rsplit(".", 1)[-1])
+        return code if body is None else body

@@ -1,0 +1,175 @@
+"""Case collection from a built Maven repository: doc, generate and workspace as every brace
+language collects them (`brace_cases.py`), with Javadoc; fix: javac's lint warnings (and
+errors) in the main sources; test: public methods of classes whose package a trivial JUnit test
+can run in, the generated test saved as a class of that package."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from pinbench.core.outcome import Limits
+from pinbench.core.tests import Focal, TestKind, TestSpec
+from pinbench.tasks.ide.brace_cases import (
+    Kit,
+    doc_cases,
+    functions,
+    generate_cases,
+    long,
+    workspace_cases_of,
+)
+from pinbench.tasks.ide.braces import words
+from pinbench.tasks.ide.cases import Case, Kind, Language, TestCase
+from pinbench.tasks.ide.java import edits, javac, source
+from pinbench.tasks.ide.lint import Diagnostic, LintError
+from pinbench.tasks.ide.outline import Function
+from pinbench.tasks.ide.selection import Collection, Context, fix_cases, spread
+
+
+def collect(context: Context, kinds: Iterable[Kind]) -> Collection:
+    result = Collection()
+    collectors: dict[Kind, Callable[[Context, Collection], list[Case]]] = {
+        Kind.DOC: lambda c, r: doc_cases(KIT, c, r),
+        Kind.FIX: _fix,
+        Kind.GENERATE: lambda c, r: generate_cases(KIT, c, r),
+        Kind.TEST: _test,
+        Kind.WORKSPACE: lambda c, r: workspace_cases_of(KIT, c, r),
+    }
+    for kind in kinds:
+        result.cases += collectors[kind](context, result)
+    return result
+
+
+def sources(context: Context) -> list[str]:
+    """Hand-written main Java sources."""
+    return [p for p in source.code_files(context.snapshot) if context.hand_written(p)]
+
+
+def synthesize(function: Function, said: str) -> str:
+    """A Javadoc comment for the method: the summary, then every parameter, what it returns,
+    and each class it throws."""
+    said = said or f"Carry out the {words(function.name)} step of this class."
+    lines = ["/**", f" * {said}", " *"]
+    lines += [f" * @param {p} the {words(p)} argument" for p in function.params]
+    if function.returns:
+        lines.append(" * @return the result")
+    lines += [f" * @throws {c} when the input is not acceptable" for c in function.throws]
+    lines.append(" */")
+    return "\n".join(lines)
+
+
+def _language(path: str) -> Language:
+    return Language.JAVA
+
+
+KIT = Kit(
+    edits=edits.EDITS,
+    sources=sources,
+    doc_passes=lambda path, text, qualname: not source.check_doc(path, text, qualname),
+    synthesize=synthesize,
+    language_of=_language,
+    distinct_names=True,
+)
+
+
+# ------------------------------------------------------------------ fix
+
+
+def _fix(context: Context, result: Collection) -> list[Case]:
+    files = sources(context)
+    try:
+        found = javac.lint(context.snapshot, context.env.path, files)
+    except LintError:
+        result.drop("fix: the analyzer cannot read the sources")
+        return []
+
+    def region(diagnostic: Diagnostic) -> tuple[int, int] | None:
+        return source.region(context.snapshot.read(diagnostic.path), diagnostic.line)
+
+    return fix_cases(context, result, found, region, _language)
+
+
+# ------------------------------------------------------------------ test
+
+
+def _test_root(context: Context) -> str:
+    """Where the suite's tests live (Maven's `src/test/java` unless the repository differs)."""
+    tests = source.test_files(context.snapshot)
+    for test in tests:
+        package = edits.package_of(context.snapshot.read(test)).replace(".", "/")
+        folder = test.rsplit("/", 1)[0]
+        if package and folder.endswith(package):
+            return folder[: -len(package)].rstrip("/")
+    return "src/test/java"
+
+
+def _test(context: Context, result: Collection) -> list[Case]:
+    root = _test_root(context)
+    by_package: dict[str, list[tuple[str, Function]]] = {}
+    for path, function in functions(KIT, context, result):
+        if not long(function) or not function.exported or function.qualname.count(".") != 1:
+            continue
+        if function.name == function.qualname.split(".", 1)[0]:
+            continue  # a constructor
+        package = edits.package_of(context.snapshot.read(path))
+        by_package.setdefault(package, []).append((path, function))
+    items: list[tuple[str, tuple[str, Function, str, str]]] = []
+    for package in list(by_package)[: context.limits.test_files]:
+        test_path = edits.test_path_for(root, package)
+        if not _runs(context, test_path, package):
+            result.drop("test: a trivial JUnit test in the package does not pass")
+            continue
+        for path, function in by_package[package]:
+            reference = _reference(context, path, function, test_path)
+            items.append((path, (path, function, test_path, reference)))
+    cases: list[Case] = []
+    for index, (path, function, test_path, reference) in enumerate(spread(items, context.limits)):
+        cases.append(
+            TestCase(
+                **context.base(Kind.TEST, index, path, Language.JAVA),
+                qualname=function.qualname,
+                focal=Focal(path=path, name=function.name, lines=function.lines),
+                reference=reference,
+                test_path=test_path,
+            )
+        )
+    return cases
+
+
+def _reference(context: Context, path: str, function: Function, test_path: str) -> str:
+    """A test class of the suite, in the generated test's directory, whose tests all passed
+    and one of which calls the method, renamed to be the generated test ('' when none)."""
+    baseline = context.build.baseline
+    directory = test_path.rsplit("/", 1)[0] + "/"
+    files: dict[str, bool] = {}
+    for test_id, outcome in baseline.outcomes.items():
+        file = test_id.split("::", 1)[0]
+        files[file] = files.get(file, True) and outcome == "passed"
+    for test_id in baseline.covering(path, function.name, set(function.lines)):
+        file = test_id.split("::", 1)[0]
+        if files.get(file) and file.startswith(directory) and "/" not in file[len(directory) :]:
+            stem = file.rsplit("/", 1)[-1][: -len(".java")]
+            return edits.renamed(stem, context.snapshot.read(file))
+    return ""
+
+
+def trivial_test(package: str) -> str:
+    """A JUnit 5 test class that only runs: it passing means the package can be tested."""
+    head = f"package {package};\n\n" if package else ""
+    return (
+        f"{head}import org.junit.jupiter.api.Test;\n\npublic class {edits.GENERATED_TEST} {{\n"
+        "    @Test\n    public void runs() {\n    }\n}\n"
+    )
+
+
+def _runs(context: Context, test_path: str, package: str) -> bool:
+    test = TestSpec(
+        kind=TestKind.JAVA_REPO,
+        code="",
+        repo=context.snapshot.digest,
+        path=test_path,
+        select=(test_path,),
+    )
+    outcome = context.service.run(
+        context.env, trivial_test(package), test, Limits(wall_seconds=300, cpu_seconds=300), ()
+    )
+    return outcome.passed and outcome.tests.get("passed") == 1

@@ -1,0 +1,312 @@
+"""Java source on the host, read and never run: a file's methods and constructors (their
+Javadoc, parameters, whether they return, what they throw), the region around a line, the doc
+scenario's Javadoc check, read with tree-sitter's Java grammar."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import tree_sitter_java
+from tree_sitter import Language, Node, Parser
+
+from pinbench.core.snapshots import Snapshot
+from pinbench.tasks.ide.outline import Function, Outline
+
+_TYPES = (
+    "class_declaration",
+    "interface_declaration",
+    "enum_declaration",
+    "record_declaration",
+    "annotation_type_declaration",
+)
+_METHODS = ("method_declaration", "constructor_declaration", "compact_constructor_declaration")
+_TEST_DIRS = {"test", "tests"}
+_NOT_CODE_DIRS = {"examples", "example", "samples", "sample", "benchmark", "benchmarks", "jmh"}
+_TAG = re.compile(r"^\s*\*?\s*@(\w+)\s*(.*)$")
+
+
+@functools.cache
+def _parser() -> Parser:
+    return Parser(Language(tree_sitter_java.language()))
+
+
+def _tree(text: str) -> Node:
+    return _parser().parse(text.encode("utf-8")).root_node
+
+
+def parses(text: str) -> bool:
+    """Whether the file is Java as the grammar knows it (no error or missing node)."""
+    root = _tree(text)
+    return bool(text.strip()) and not root.has_error
+
+
+def is_test_file(path: str) -> bool:
+    """A file of the test sources (Maven's src/test/java, or any `test`/`tests` directory)."""
+    return path.endswith(".java") and bool(_TEST_DIRS.intersection(path.split("/")[:-1]))
+
+
+def test_files(snapshot: Snapshot) -> list[str]:
+    return sorted(p for p in snapshot.files if is_test_file(p))
+
+
+def _module_dirs(path: str) -> list[str]:
+    """The directories above the source root (`examples/src/main/java/...` -> `examples`):
+    a package may well be named `example`."""
+    parts = path.split("/")[:-1]
+    for index, part in enumerate(parts):
+        if part in ("src", "java"):
+            return parts[:index]
+    return parts
+
+
+def code_files(snapshot: Snapshot) -> list[str]:
+    """Main Java sources: not tests, examples or benchmarks, not `module-info`/`package-info`."""
+    return sorted(
+        p
+        for p in snapshot.files
+        if p.endswith(".java")
+        and not is_test_file(p)
+        and not _NOT_CODE_DIRS.intersection(_module_dirs(p))
+        and p.rsplit("/", 1)[-1] not in ("module-info.java", "package-info.java")
+    )
+
+
+def _text(node: Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
+
+
+def _modifiers(node: Node) -> set[str]:
+    for child in node.children:
+        if child.type == "modifiers":
+            return {
+                _text(c)
+                for c in child.children
+                if c.type not in ("marker_annotation", "annotation")
+            }
+    return set()
+
+
+def _doc_before(node: Node) -> Node | None:
+    """The `/** ... */` comment right before a declaration (nothing but space between)."""
+    previous = node.prev_sibling
+    if (
+        previous is not None
+        and previous.type == "block_comment"
+        and _text(previous).startswith("/**")
+        and not _text(previous).startswith("/**/")
+        and node.start_point.row - previous.end_point.row <= 1
+    ):
+        return previous
+    return None
+
+
+def _thrown(body: Node | None) -> list[str]:
+    """The classes the body throws as `throw new X(...)`, outside lambdas and nested classes."""
+    found: list[str] = []
+    stack = [body] if body is not None else []
+    while stack:
+        node = stack.pop()
+        if node.type in ("lambda_expression", "class_body", "local_class_declaration"):
+            continue
+        if node.type == "throw_statement":
+            created = next(
+                (c for c in node.named_children if c.type == "object_creation_expression"), None
+            )
+            kind = created.child_by_field_name("type") if created is not None else None
+            name = _text(kind).split("<", 1)[0].rsplit(".", 1)[-1]
+            if name and name not in found:
+                found.append(name)
+        stack.extend(reversed(node.named_children))
+    return found
+
+
+def _declared_throws(node: Node) -> list[str]:
+    for child in node.children:
+        if child.type == "throws":
+            return [_text(t).split("<", 1)[0].rsplit(".", 1)[-1] for t in child.named_children]
+    return []
+
+
+def _params(node: Node) -> tuple[str, ...]:
+    parameters = node.child_by_field_name("parameters")
+    if parameters is None:  # a compact constructor: the record's components
+        return ()
+    names = []
+    for parameter in parameters.named_children:
+        if parameter.type in ("formal_parameter", "spread_parameter"):
+            name = parameter.child_by_field_name("name")
+            if name is None:  # spread_parameter: its variable_declarator
+                declarator = next(
+                    (c for c in parameter.named_children if c.type == "variable_declarator"), None
+                )
+                name = declarator.child_by_field_name("name") if declarator else None
+            if name is not None:
+                names.append(_text(name))
+    return tuple(names)
+
+
+def _walk(node: Node, scope: tuple[str, ...]) -> Iterator[tuple[Node, tuple[str, ...]]]:
+    for child in node.named_children:
+        if child.type in _TYPES:
+            name = _text(child.child_by_field_name("name"))
+            yield child, scope
+            body = child.child_by_field_name("body")
+            if body is not None:
+                yield from _walk(body, (*scope, name))
+        elif child.type in _METHODS:
+            yield child, scope
+        elif child.type in ("enum_body_declarations",):
+            yield from _walk(child, scope)
+
+
+@functools.lru_cache(maxsize=512)
+def outline(path: str, text: str) -> Outline:
+    """The file's methods and constructors (qualified `Outer.Inner.name`; a constructor has
+    its class's name) and its classes (remembered per path and text)."""
+    root = _tree(text)
+    lines = text.splitlines()
+    functions: list[Function] = []
+    classes: list[tuple[str, int, int]] = []
+    for node, scope in _walk(root, ()):
+        start, end = node.start_point.row + 1, node.end_point.row + 1
+        doc = _doc_before(node)
+        if node.type in _TYPES:
+            classes.append(
+                (".".join((*scope, _text(node.child_by_field_name("name")))), start, end)
+            )
+            continue
+        constructor = node.type != "method_declaration"
+        name = _text(node.child_by_field_name("name")) or (scope[-1] if scope else "")
+        body = node.child_by_field_name("body")
+        braces = None
+        whole = False
+        if body is not None:
+            braces = (body.start_point.row + 1, body.end_point.row + 1)
+            first, last = lines[braces[0] - 1], lines[braces[1] - 1]
+            whole = braces[1] > braces[0] and first.rstrip().endswith("{") and last.strip() == "}"
+        modifiers = _modifiers(node)
+        returns = not constructor and _text(node.child_by_field_name("type")) != "void"
+        throws = _declared_throws(node)
+        throws += [t for t in _thrown(body) if t not in throws]
+        line_text = lines[start - 1] if start - 1 < len(lines) else ""
+        functions.append(
+            Function(
+                qualname=".".join((*scope, name)),
+                name=name,
+                line=start,
+                end=end,
+                lines=tuple(range(start, end + 1)),
+                body=braces,
+                body_whole_lines=whole,
+                doc=_text(doc) if doc is not None else None,
+                doc_lines=(doc.start_point.row + 1, doc.end_point.row + 1) if doc else None,
+                indent=line_text[: len(line_text) - len(line_text.lstrip())],
+                params=_params(node),
+                returns=returns,
+                yields=False,
+                throws=tuple(throws),
+                exported="public" in modifiers,
+                in_class=True,
+                private="private" in modifiers,
+            )
+        )
+    return Outline(tuple(functions), tuple(classes))
+
+
+def region(text: str, line: int) -> tuple[int, int] | None:
+    """The innermost method or constructor (its Javadoc included) around `line`, else the
+    member or statement of the file there; None when the file does not parse."""
+    root = _tree(text)
+    if root.has_error:
+        return None
+    found = outline("", text)
+    around = [f for f in found.functions if f.start <= line <= f.end]
+    if around:
+        innermost = min(around, key=lambda f: f.end - f.start)
+        return innermost.start, innermost.end
+    node = root.descendant_for_point_range((line - 1, 0), (line - 1, 0))
+    while (
+        node is not None
+        and node.parent is not None
+        and node.parent.type
+        not in (
+            "program",
+            "class_body",
+            "interface_body",
+            "enum_body_declarations",
+        )
+    ):
+        node = node.parent
+    if node is None or node.type == "program":
+        return (line, line)
+    return node.start_point.row + 1, node.end_point.row + 1
+
+
+@dataclass(frozen=True)
+class Javadoc:
+    description: str
+    params: tuple[str, ...]
+    returns: bool
+    throws: tuple[str, ...]
+
+
+def read_javadoc(doc: str) -> Javadoc:
+    """A Javadoc comment's description and block tags (`@param`, `@return`, `@throws` or
+    `@exception`)."""
+    body = doc.strip()
+    body = body[3:] if body.startswith("/**") else body
+    body = body[:-2] if body.endswith("*/") else body
+    description: list[str] = []
+    params: list[str] = []
+    throws: list[str] = []
+    returns = False
+    in_tags = False
+    for raw in body.splitlines():
+        tag = _TAG.match(raw)
+        if tag:
+            in_tags = True
+            name, rest = tag.group(1), tag.group(2).split()
+            if name == "param" and rest:
+                params.append(rest[0])
+            elif name == "return" and rest:
+                returns = True
+            elif name in ("throws", "exception") and rest:
+                throws.append(rest[0].split("<", 1)[0].rsplit(".", 1)[-1])
+        elif not in_tags:
+            description.append(raw.strip().lstrip("*").strip())
+    return Javadoc(" ".join(d for d in description if d), tuple(params), returns, tuple(throws))
+
+
+def check_doc(path: str, text: str, qualname: str) -> tuple[str, ...]:
+    """What the method's Javadoc misses (empty: it passes): the file parses; a description
+    that says more than the name; `@param` for every parameter and none for others; `@return`
+    exactly when it returns a value; `@throws` for every class it declares or throws."""
+    if not parses(text):
+        return ("the file does not parse",)
+    function = outline(path, text).find(qualname)
+    if function is None:
+        return (f"no {qualname}",)
+    if function.doc is None:
+        return ("no Javadoc comment",)
+    doc = read_javadoc(function.doc)
+    problems = []
+    words = re.findall(r"[A-Za-z]{2,}", doc.description)
+    if len(words) < 2 or " ".join(words).lower() == function.name.lower():
+        problems.append("no description")
+    for param in function.params:
+        if param not in doc.params:
+            problems.append(f"no @param for {param}")
+    for param in doc.params:
+        if param not in function.params and not param.startswith("<"):
+            problems.append(f"@param {param} names no parameter")
+    if function.returns and not doc.returns:
+        problems.append("no @return")
+    if not function.returns and doc.returns:
+        problems.append("@return on a method that returns nothing")
+    for thrown in function.throws:
+        if thrown not in doc.throws:
+            problems.append(f"no @throws for {thrown}")
+    return tuple(problems)
