@@ -1072,22 +1072,25 @@ def _run_java_repo(job, record):
     resources = [d for d in resources if os.path.isdir(d)]
     base = harness + deps + [main_out] + resources
     errors, outcomes, calls, functions = [], {}, {}, []
+    selected = sorted(set(s.split("::", 1)[0] for s in job.get("select", [])))
+    wanted = set(r for r in tests if (r in selected if selected else _is_surefire_test(r)))
     compiling = list(tests)
     for _ in range(4):  # drop the files javac names, then again, a few times at most
         bad, text = _javac(env, release, test_out, base, compiling) if compiling else (set(), "")
         if not bad:
             break
-        for rel in sorted(bad):
+        for rel in sorted(bad):  # a file that does not compile fails alone (if it is run)
             compiling.remove(rel)
-            outcomes[rel + "::(file)"] = "failed"
-            errors.append("%s does not compile:\n%s" % (rel, text[:3000]))
+            if rel in wanted:
+                outcomes[rel + "::(file)"] = "failed"
+                errors.append("%s does not compile:\n%s" % (rel, text[:3000]))
     if bad:
         for rel in compiling:
-            outcomes[rel + "::(file)"] = "failed"
+            if rel in wanted:
+                outcomes[rel + "::(file)"] = "failed"
         errors.append("the tests do not compile:\n" + text[:3000])
         compiling = []
-    selected = sorted(set(s.split("::", 1)[0] for s in job.get("select", [])))
-    run = [r for r in compiling if (r in selected if selected else _is_surefire_test(r))]
+    run = [r for r in compiling if r in wanted]
     classes = {}
     for rel in run:
         package = _java_package(os.path.join(CODEDIR, rel))

@@ -174,5 +174,6 @@ class BraceEditor:
 
     def body_answer(self, path: str, text: str, qualname: str) -> str:
         code = self.edits.code_in_answer(text)
-        body = self.edits.body_of(path, code, qualname.rsplit(".", 1)[-1])
+        name = qualname.split("(", 1)[0].rsplit(".", 1)[-1]  # an overload names its types
+        body = self.edits.body_of(path, code, name)
         return code if body is None else body

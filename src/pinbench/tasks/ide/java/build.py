@@ -60,14 +60,22 @@ def build(snap: Snapshot, service: ExecutionService, name: str) -> tuple[RepoBui
                 notes.append(f"{dependency.key}: version {dependency.version} unresolved")
             declared.setdefault(dependency.key, dependency)
     release = _release(poms, repos, notes)
-    resolution = maven.resolve(list(declared.values()), repos, PROVIDED)
+    main = [d for d in declared.values() if d.scope != "test"]
+    resolution = maven.resolve(main, repos, PROVIDED)
     if resolution.missing:
         raise RepoRejected(
             "dependencies are not in the local Maven repositories (Debian's "
             f"/usr/share/maven-repo, PINBENCH_MAVEN_REPO): {', '.join(resolution.missing)}"
         )
-    notes += resolution.notes
-    direct = {(a.group, a.artifact): a for a in resolution.artifacts}
+    taken = PROVIDED | {(a.group, a.artifact) for a in resolution.artifacts}
+    testing = maven.resolve([d for d in declared.values() if d.scope == "test"], repos, taken)
+    if testing.missing:
+        notes.append(
+            "test dependencies not in the local Maven repositories (the tests that need them "
+            f"do not compile and count as failed): {', '.join(testing.missing)}"
+        )
+    notes += resolution.notes + testing.notes
+    direct = {(a.group, a.artifact): a for a in (*resolution.artifacts, *testing.artifacts)}
     pins = tuple(sorted(direct[k].coordinate for k in declared if k in direct))
     harnessed = sorted(f"{g}:{a}" for g, a in declared if (g, a) in PROVIDED)
     if harnessed:

@@ -106,7 +106,8 @@ def _test(context: Context, result: Collection) -> list[Case]:
     root = _test_root(context)
     by_package: dict[str, list[tuple[str, Function]]] = {}
     for path, function in functions(KIT, context, result):
-        if not long(function) or not function.exported or function.qualname.count(".") != 1:
+        nested = function.qualname.split("(", 1)[0].count(".") != 1
+        if not long(function) or not function.exported or nested:
             continue
         if function.name == function.qualname.split(".", 1)[0]:
             continue  # a constructor

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import tree_sitter_java
 from tree_sitter import Language, Node, Parser
@@ -130,6 +131,20 @@ def _declared_throws(node: Node) -> list[str]:
     return []
 
 
+def _signature(node: Node) -> str:
+    """The parameter types, as written without generics (`(String, int[])`): what tells an
+    overload from another."""
+    parameters = node.child_by_field_name("parameters")
+    types = []
+    for parameter in parameters.named_children if parameters is not None else []:
+        kind = parameter.child_by_field_name("type")
+        if kind is None:  # spread_parameter: its first named child is the type
+            kind = next(iter(parameter.named_children), None)
+        text = re.sub(r"<.*>", "", _text(kind)).replace(" ", "")
+        types.append(text + ("..." if parameter.type == "spread_parameter" else ""))
+    return "(" + ", ".join(types) + ")"
+
+
 def _params(node: Node) -> tuple[str, ...]:
     parameters = node.child_by_field_name("parameters")
     if parameters is None:  # a compact constructor: the record's components
@@ -148,6 +163,18 @@ def _params(node: Node) -> tuple[str, ...]:
     return tuple(names)
 
 
+def _initializer_lines(body: Node | None) -> tuple[int, ...]:
+    """The lines of a class body's instance field initializers and initializer blocks: code
+    that runs in every constructor (JaCoCo counts it as the constructor's)."""
+    found: list[int] = []
+    for member in body.named_children if body is not None else []:
+        static = "static" in _modifiers(member)
+        initialized = member.type == "field_declaration" and b"=" in (member.text or b"")
+        if (initialized and not static) or member.type == "block":
+            found += range(member.start_point.row + 1, member.end_point.row + 2)
+    return tuple(found)
+
+
 def _walk(node: Node, scope: tuple[str, ...]) -> Iterator[tuple[Node, tuple[str, ...]]]:
     for child in node.named_children:
         if child.type in _TYPES:
@@ -164,19 +191,22 @@ def _walk(node: Node, scope: tuple[str, ...]) -> Iterator[tuple[Node, tuple[str,
 
 @functools.lru_cache(maxsize=512)
 def outline(path: str, text: str) -> Outline:
-    """The file's methods and constructors (qualified `Outer.Inner.name`; a constructor has
-    its class's name) and its classes (remembered per path and text)."""
+    """The file's methods and constructors (qualified `Outer.Inner.name`, overloads with their
+    parameter types, `Money.of(long, String)`; a constructor has its class's name) and its
+    classes (remembered per path and text)."""
     root = _tree(text)
     lines = text.splitlines()
     functions: list[Function] = []
     classes: list[tuple[str, int, int]] = []
+    initializers: dict[tuple[str, ...], tuple[int, ...]] = {}
+    signatures: list[str] = []
     for node, scope in _walk(root, ()):
         start, end = node.start_point.row + 1, node.end_point.row + 1
         doc = _doc_before(node)
         if node.type in _TYPES:
-            classes.append(
-                (".".join((*scope, _text(node.child_by_field_name("name")))), start, end)
-            )
+            qualified = (*scope, _text(node.child_by_field_name("name")))
+            classes.append((".".join(qualified), start, end))
+            initializers[qualified] = _initializer_lines(node.child_by_field_name("body"))
             continue
         constructor = node.type != "method_declaration"
         name = _text(node.child_by_field_name("name")) or (scope[-1] if scope else "")
@@ -192,13 +222,15 @@ def outline(path: str, text: str) -> Outline:
         throws = _declared_throws(node)
         throws += [t for t in _thrown(body) if t not in throws]
         line_text = lines[start - 1] if start - 1 < len(lines) else ""
+        signatures.append(_signature(node))
         functions.append(
             Function(
                 qualname=".".join((*scope, name)),
                 name=name,
                 line=start,
                 end=end,
-                lines=tuple(range(start, end + 1)),
+                lines=tuple(range(start, end + 1))
+                + (initializers.get(scope, ()) if constructor else ()),
                 body=braces,
                 body_whole_lines=whole,
                 doc=_text(doc) if doc is not None else None,
@@ -213,7 +245,12 @@ def outline(path: str, text: str) -> Outline:
                 private="private" in modifiers,
             )
         )
-    return Outline(tuple(functions), tuple(classes))
+    overloaded = Counter(f.qualname for f in functions)
+    unique = [
+        replace(f, qualname=f.qualname + signatures[i]) if overloaded[f.qualname] > 1 else f
+        for i, f in enumerate(functions)
+    ]
+    return Outline(tuple(unique), tuple(classes))
 
 
 def region(text: str, line: int) -> tuple[int, int] | None:
