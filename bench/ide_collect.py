@@ -3,8 +3,10 @@ dependency resolution, environment, sandboxed traced baseline, linters, trivial-
 and a warm one (everything remembered: environment, baseline, outcome cache; linters re-run).
 
     uv run python bench/ide_collect.py --repo click==8.1.7
+    uv run python bench/ide_collect.py --path jsoup-1.15.3   # any local checkout
 
-The repository is the sdist of a PyPI project (it ships its tests).
+`--repo`: the sdist of a PyPI project (it ships its tests); `--path`: a repository on disk, e.g.
+a Debian source package (`apt-get source jsoup`, with deb-src enabled).
 """
 
 from __future__ import annotations
@@ -39,18 +41,28 @@ def fetch(requirement: str, into: Path) -> Path:
     return next(p for p in into.iterdir() if p.is_dir())
 
 
-def lines_of_python(root: Path) -> int:
-    return sum(len(p.read_text(errors="replace").splitlines()) for p in root.rglob("*.py"))
+SOURCE_SUFFIXES = (".py", ".java", ".js", ".mjs", ".cjs", ".ts")
+
+
+def lines_of_code(root: Path) -> dict[str, int]:
+    """Lines per source suffix (tests included)."""
+    found: dict[str, int] = {}
+    for path in root.rglob("*"):
+        if path.suffix in SOURCE_SUFFIXES and path.is_file():
+            lines = len(path.read_text(errors="replace").splitlines())
+            found[path.suffix] = found.get(path.suffix, 0) + lines
+    return found
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repo", default="click==8.1.7")
+    parser.add_argument("--path", type=Path, help="a repository on disk instead of --repo")
     parser.add_argument("--warm-runs", type=int, default=3)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        root = fetch(args.repo, Path(tmp))
-        print(f"{args.repo}: {lines_of_python(root)} lines of Python")
+        root = args.path.resolve() if args.path else fetch(args.repo, Path(tmp))
+        print(f"{root.name}: lines {lines_of_code(root)}")
         memo = snapshots.snapshots_dir() / f"{snapshots.take(root).digest}.build.json"
         memo.unlink(missing_ok=True)  # re-run the baseline: the first collection
         service = ExecutionService(jobs=2)

@@ -494,3 +494,24 @@ def test_test_that_fails_never_calls_the_focal_method_or_exits_fails(
         assert done.status is Status.FAILED, (name, done.message)
     broken = f"```java\n{case.reference.replace('class', 'clas', 1)}\n```"
     assert _execute(service, built, case, broken).status is Status.FAILED
+
+
+def test_ide_runs_choose_java(tmp_path: Path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from pinbench.cli import app
+
+    summary = tmp_path / "s.json"
+    result = CliRunner().invoke(
+        app,
+        [
+            "run", "--task", "ide", "-d", "builtin", "-m", "reference", "--split", "workspace",
+            "--language", "java", "--results", str(tmp_path / "res"), "--json", str(summary),
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    samples = json.loads(summary.read_text())["samples"]
+    assert {s["problem_id"].split("/")[1] for s in samples} == set(JAVA_REPOS)
+    assert all(s["outcome"] == "passed" for s in samples)
