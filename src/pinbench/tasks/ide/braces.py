@@ -110,6 +110,13 @@ def _normalized(doc: str) -> str:
     return "\n".join(out)
 
 
+def _words_of(doc: str) -> list[str]:
+    """A comment's words, whatever its lines start with (`*` or nothing: inserting a comment
+    adds the `*` its continuation lines lack)."""
+    body = doc.strip().removeprefix("/**").removesuffix("*/")
+    return " ".join(line.strip().lstrip("*") for line in body.splitlines()).split()
+
+
 def summary(doc: str | None) -> str:
     """The first line of a documentation comment's description."""
     if not doc:
@@ -159,7 +166,7 @@ class BraceEditor:
 
     def doc_ok(self, path: str, program: str, qualname: str, doc: str) -> bool:
         found = self.edits.outline(path, program).find(qualname)
-        if found is None or found.doc is None or found.doc.split() != doc.split():
+        if found is None or found.doc is None or _words_of(found.doc) != _words_of(doc):
             return False  # the comment must be the function's, as written
         return self.doc_passes(path, program, qualname)
 
