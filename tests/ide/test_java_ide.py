@@ -515,3 +515,45 @@ def test_ide_runs_choose_java(tmp_path: Path) -> None:
     samples = json.loads(summary.read_text())["samples"]
     assert {s["problem_id"].split("/")[1] for s in samples} == set(JAVA_REPOS)
     assert all(s["outcome"] == "passed" for s in samples)
+
+
+def test_debian_package_names_are_guessed_from_the_coordinate() -> None:
+    from pinbench.envs.java import debian
+
+    assert "libgoogle-gson-java" in debian.candidates("com.google.code.gson:gson:2.9.1")
+    assert "libjetty9-java" in debian.candidates("org.eclipse.jetty:jetty-server:9.4.48")
+    assert debian.candidates("org.apache.commons:commons-lang3:3.12.0")[0] == (
+        "libcommons-lang3-java"
+    )
+    assert all(re.fullmatch(r"lib[a-z0-9.+-]+-java", n) for n in debian.candidates("a:B_c;d:1"))
+
+
+def test_a_dependency_the_machine_lacks_comes_from_its_debian_package(
+    service: ExecutionService, tmp_path: Path
+) -> None:
+    """gson is not installed: its Debian package is downloaded and unpacked (not installed),
+    and the test that uses it compiles and passes in the sandbox."""
+    repo = tmp_path / "uses-gson"
+    (repo / "src/main/java/a").mkdir(parents=True)
+    (repo / "src/test/java/a").mkdir(parents=True)
+    (repo / "pom.xml").write_text(
+        _pom(
+            "g", "uses-gson", "1",
+            "<dependencies><dependency><groupId>com.google.code.gson</groupId>"
+            "<artifactId>gson</artifactId><version>2.9.1</version></dependency></dependencies>",
+        )
+    )  # fmt: skip
+    (repo / "src/main/java/a/Json.java").write_text(
+        "package a;\npublic class Json {\n    public static String of(int[] xs) {\n"
+        "        return new com.google.gson.Gson().toJson(xs);\n    }\n}\n"
+    )
+    (repo / "src/test/java/a/JsonTest.java").write_text(
+        "package a;\nimport org.junit.jupiter.api.Test;\n"
+        "import static org.junit.jupiter.api.Assertions.assertEquals;\n"
+        "public class JsonTest {\n    @Test\n    void encodes() {\n"
+        '        assertEquals("[1,2]", Json.of(new int[] {1, 2}));\n    }\n}\n'
+    )
+    build, _ = build_repo(repo, service)
+    assert any(e.startswith("debian:libgoogle-gson-java") for e in build.env.extras)
+    assert build.baseline.outcomes == {"src/test/java/a/JsonTest.java::encodes": "passed"}
+    assert any(f.endswith(":of") for f in build.baseline.functions)

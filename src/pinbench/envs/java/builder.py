@@ -27,7 +27,8 @@ from filelock import FileLock
 import pinbench.sandbox.inside as inside
 from pinbench.core.env import EnvError, EnvSpec
 from pinbench.core.paths import envs_dir
-from pinbench.envs.java import maven
+from pinbench.envs import system
+from pinbench.envs.java import debian, maven
 from pinbench.envs.node.builder import _runner_python
 
 BUILDER_VERSION = 1
@@ -131,6 +132,20 @@ def repositories(extra: tuple[Path, ...] = ()) -> maven.Repositories:
     return maven.Repositories([*roots, DEBIAN_REPOSITORY, *extra])
 
 
+def debian_repositories(extras: tuple[str, ...]) -> tuple[Path, ...]:
+    """The Maven repository of the Debian packages an environment's extras name
+    (`debian:libgoogle-gson-java`), unpacked; EnvError when they cannot be had."""
+    packages = tuple(
+        sorted(e.removeprefix(debian.PREFIX) for e in extras if e.startswith(debian.PREFIX))
+    )
+    if not packages:
+        return ()
+    try:
+        return (debian.repository(packages),)
+    except system.SystemError_ as exc:
+        raise EnvError(f"Debian packages {', '.join(packages)}: {exc}") from exc
+
+
 def parse_pin(pin: str) -> maven.Dependency:
     parts = pin.split(":")
     if len(parts) != 3 or not all(parts):
@@ -153,6 +168,7 @@ class Resolution:
             "jdk": self.jdk.version,
             "release": self.release,
             "artifacts": [a.coordinate for a in self.artifacts],
+            "debian": sorted(e for e in self.spec.extras if e.startswith(debian.PREFIX)),
             "harness": _harness_digest(),
         }
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:20]
@@ -190,7 +206,7 @@ def resolve(spec: EnvSpec) -> Resolution:
     if release > found.feature:
         raise EnvError(f"Java {release} is asked for; this machine's JDK is {found.version}")
     pins = [parse_pin(p) for p in spec.pins]
-    resolution = maven.resolve(pins, repositories(), PROVIDED)
+    resolution = maven.resolve(pins, repositories(debian_repositories(spec.extras)), PROVIDED)
     if resolution.missing:
         raise EnvError(
             "not in the local Maven repositories (Debian's /usr/share/maven-repo, "

@@ -193,8 +193,9 @@ class Repositories:
         return sorted(found, key=version_key)
 
     def file(self, group: str, artifact: str, version: str, suffix: str) -> Path | None:
-        for directory in self._dir(group, artifact):
-            path = directory / version / f"{artifact}-{version}.{suffix}"
+        for root in self.roots:
+            path = _followed(root / Path(*group.split(".")) / artifact / version, root)
+            path = _followed(path / f"{artifact}-{version}.{suffix}", root)
             if path.is_file():
                 return path
         return None
@@ -207,6 +208,23 @@ class Repositories:
             return parse_pom(path.read_bytes(), str(path))
         except (OSError, PomError):
             return None
+
+
+def _followed(path: Path, root: Path) -> Path:
+    """`path` with its symbolic links followed, an absolute target read inside the filesystem
+    the repository belongs to (a Debian package unpacked elsewhere links its jars to
+    `/usr/share/java/...`, meaning its own)."""
+    base = (
+        root.parents[2]
+        if len(root.parents) > 2 and root.parts[-3:] == ("usr", "share", "maven-repo")
+        else Path("/")
+    )
+    for _ in range(20):
+        if not path.is_symlink():
+            return path
+        target = Path(path.readlink())
+        path = base / target.relative_to("/") if target.is_absolute() else path.parent / target
+    return path
 
 
 def version_key(version: str) -> tuple[tuple[int, int | str], ...]:

@@ -11,8 +11,9 @@ import pinbench.envs as envs
 from pinbench.core.env import EnvError, Environment, EnvSpec
 from pinbench.core.snapshots import Snapshot
 from pinbench.core.tests import TestKind, TestSpec
-from pinbench.envs.java import maven
+from pinbench.envs.java import debian, maven
 from pinbench.envs.java.builder import PROVIDED, jdk, repositories
+from pinbench.envs.system import SystemError_
 from pinbench.execution.local import ExecutionService
 from pinbench.tasks.ide.java import source
 from pinbench.tasks.ide.repo import Baseline, RepoBuild, RepoRejected, run_suite
@@ -60,21 +61,7 @@ def build(snap: Snapshot, service: ExecutionService, name: str) -> tuple[RepoBui
                 notes.append(f"{dependency.key}: version {dependency.version} unresolved")
             declared.setdefault(dependency.key, dependency)
     release = _release(poms, repos, notes)
-    main = [d for d in declared.values() if d.scope != "test"]
-    resolution = maven.resolve(main, repos, PROVIDED)
-    if resolution.missing:
-        raise RepoRejected(
-            "dependencies are not in the local Maven repositories (Debian's "
-            f"/usr/share/maven-repo, PINBENCH_MAVEN_REPO): {', '.join(resolution.missing)}"
-        )
-    taken = PROVIDED | {(a.group, a.artifact) for a in resolution.artifacts}
-    testing = maven.resolve([d for d in declared.values() if d.scope == "test"], repos, taken)
-    if testing.missing:
-        notes.append(
-            "test dependencies not in the local Maven repositories (the tests that need them "
-            f"do not compile and count as failed): {', '.join(testing.missing)}"
-        )
-    notes += resolution.notes + testing.notes
+    resolution, testing, extras = _resolve(list(declared.values()), repos, notes)
     direct = {(a.group, a.artifact): a for a in (*resolution.artifacts, *testing.artifacts)}
     pins = tuple(sorted(direct[k].coordinate for k in declared if k in direct))
     harnessed = sorted(f"{g}:{a}" for g, a in declared if (g, a) in PROVIDED)
@@ -83,7 +70,7 @@ def build(snap: Snapshot, service: ExecutionService, name: str) -> tuple[RepoBui
     tests = [t for t in source.test_files(snap)]
     if not tests:
         raise RepoRejected("it has no test sources (src/test/java, test/)")
-    spec = EnvSpec(toolchain="java", version=str(release), pins=pins)
+    spec = EnvSpec(toolchain="java", version=str(release), pins=pins, extras=extras)
     if snap.skipped:
         shown = ", ".join(snap.skipped[:5]) + (" ..." if len(snap.skipped) > 5 else "")
         notes.append(f"left out {len(snap.skipped)} binary or oversized files: {shown}")
@@ -109,6 +96,49 @@ def build(snap: Snapshot, service: ExecutionService, name: str) -> tuple[RepoBui
         ),
         env,
     )
+
+
+def _resolve(
+    declared: list[maven.Dependency], repos: maven.Repositories, notes: list[str]
+) -> tuple[maven.Resolution, maven.Resolution, tuple[str, ...]]:
+    """The main and the test dependencies, from the local repositories, and else from the
+    Debian packages that ship them (unpacked, named in the spec's extras). A main dependency
+    that cannot be had rejects the repository; a test dependency is a note (the tests that
+    need it do not compile and count as failed)."""
+    main = [d for d in declared if d.scope != "test"]
+    tests = [d for d in declared if d.scope == "test"]
+    extras: tuple[str, ...] = ()
+    for attempt in range(2):
+        resolution = maven.resolve(main, repos, PROVIDED)
+        taken = PROVIDED | {(a.group, a.artifact) for a in resolution.artifacts}
+        testing = maven.resolve(tests, repos, taken)
+        missing = resolution.missing + testing.missing
+        if not missing or attempt:
+            break
+        packages = debian.packages_for(missing)
+        if not packages:
+            break
+        try:
+            fetched = debian.repository(tuple(sorted(packages)))
+        except SystemError_ as exc:
+            notes.append(f"Debian packages {', '.join(packages)} could not be unpacked: {exc}")
+            break
+        extras = tuple(f"{debian.PREFIX}{p}" for p in sorted(packages))
+        notes.append(f"from Debian's packages (unpacked, not installed): {', '.join(packages)}")
+        repos = maven.Repositories([*repos.roots, fetched])
+    if resolution.missing:
+        raise RepoRejected(
+            "dependencies are not in the local Maven repositories (Debian's "
+            f"/usr/share/maven-repo, PINBENCH_MAVEN_REPO, Debian's packages): "
+            f"{', '.join(resolution.missing)}"
+        )
+    if testing.missing:
+        notes.append(
+            "test dependencies not in the local Maven repositories (the tests that need them "
+            f"do not compile and count as failed): {', '.join(testing.missing)}"
+        )
+    notes += resolution.notes + testing.notes
+    return resolution, testing, extras
 
 
 def _release(poms: list[tuple[str, maven.Pom]], repos: maven.Repositories, notes: list[str]) -> int:
