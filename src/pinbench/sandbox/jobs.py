@@ -49,10 +49,8 @@ def job_for(program: str, test: TestSpec) -> dict[str, Any]:
 def _job(program: str, test: TestSpec) -> dict[str, Any]:
     if test.kind is TestKind.REPO:
         return _repo_job(program, test)
-    if test.kind is TestKind.NODE_REPO:
-        return _node_repo_job(program, test)
-    if test.kind is TestKind.JAVA_REPO:
-        return _java_repo_job(program, test)
+    if test.kind in (TestKind.NODE_REPO, TestKind.JAVA_REPO):
+        return _suite_job(program, test)
     if test.kind is TestKind.JEST:
         module = test.module or "solution"
         name = program_file(program, module, test.program_suffix)
@@ -104,38 +102,22 @@ def _repo_job(program: str, test: TestSpec) -> dict[str, Any]:
     }
 
 
-def _node_repo_job(program: str, test: TestSpec) -> dict[str, Any]:
+def _suite_job(program: str, test: TestSpec) -> dict[str, Any]:
+    """A repository's suite run by pinbench's Node or Java runner (node-repo, java-repo)."""
     if test.repo is None:
-        raise ValueError("a node-repo test names no repository snapshot")
+        raise ValueError(f"a {test.kind.value} test names no repository snapshot")
     files = dict(snapshots.tree(test.repo))
     if test.path:
         files[test.path] = program
-    files.update(_node_harness())
+    if test.kind is TestKind.NODE_REPO:
+        files.update(_node_harness())
     return {
-        "mode": "node-repo",
+        "mode": test.kind.value,
         "program": program,
         "path": test.path,
         "files": files,
         "select": list(test.select),
         "test_files": sorted({s.split("::", 1)[0] for s in test.select}),
-        "trace": test.trace or test.focal is not None,
-        "focal": test.focal.model_dump(mode="json") if test.focal else None,
-        "record_bytes": MAX_REPO_PROOF_BYTES,
-    }
-
-
-def _java_repo_job(program: str, test: TestSpec) -> dict[str, Any]:
-    if test.repo is None:
-        raise ValueError("a java-repo test names no repository snapshot")
-    files = dict(snapshots.tree(test.repo))
-    if test.path:
-        files[test.path] = program
-    return {
-        "mode": "java-repo",
-        "program": program,
-        "path": test.path,
-        "files": files,
-        "select": list(test.select),
         "trace": test.trace or test.focal is not None,
         "focal": test.focal.model_dump(mode="json") if test.focal else None,
         "record_bytes": MAX_REPO_PROOF_BYTES,

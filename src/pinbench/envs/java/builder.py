@@ -16,19 +16,17 @@ import os
 import re
 import shutil
 import subprocess
-import time
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
-
-from filelock import FileLock
 
 import pinbench.sandbox.inside as inside
 from pinbench.core.env import EnvError, EnvSpec
 from pinbench.core.paths import envs_dir
 from pinbench.envs import system
 from pinbench.envs.java import debian, maven
+from pinbench.envs.keyed import build_once
 from pinbench.envs.node.builder import _runner_python
 
 BUILDER_VERSION = 1
@@ -229,29 +227,10 @@ def ensure(spec: EnvSpec) -> JavaEnvironment:
 
 
 def build(resolution: Resolution) -> JavaEnvironment:
-    key = resolution.key
-    root = envs_dir()
-    final = root / key
-    root.mkdir(parents=True, exist_ok=True)
-    if (final / MANIFEST).exists():
-        return JavaEnvironment(key, final, resolution, reused=True)
-    with FileLock(str(root / f".{key}.lock")):
-        if (final / MANIFEST).exists():
-            return JavaEnvironment(key, final, resolution, reused=True)
-        scratch = root / f".build-{key}-{os.getpid()}"
-        shutil.rmtree(scratch, ignore_errors=True)
-        scratch.mkdir()
-        started = time.monotonic()
-        try:
-            manifest = _install(resolution, scratch)
-        except BaseException:
-            shutil.rmtree(scratch, ignore_errors=True)
-            raise
-        manifest.update(key=key, build_seconds=round(time.monotonic() - started, 3))
-        (scratch / MANIFEST).write_text(json.dumps(manifest, indent=2))
-        shutil.rmtree(final, ignore_errors=True)
-        scratch.rename(final)
-    return JavaEnvironment(key, final, resolution, reused=False)
+    path, reused = build_once(
+        envs_dir(), resolution.key, MANIFEST, lambda scratch: _install(resolution, scratch)
+    )
+    return JavaEnvironment(resolution.key, path, resolution, reused)
 
 
 def _copy(source: Path, target: Path) -> None:

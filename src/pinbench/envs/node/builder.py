@@ -22,10 +22,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock
-
 from pinbench.core.env import EnvError, EnvSpec
 from pinbench.core.paths import cache_root, envs_dir
+from pinbench.envs.keyed import build_once
 from pinbench.envs.node import registry, releases
 from pinbench.envs.node.store import materialize
 from pinbench.envs.python.interpreters import discover
@@ -142,29 +141,10 @@ def ensure(spec: EnvSpec) -> NodeEnvironment:
 
 
 def build(resolution: Resolution) -> NodeEnvironment:
-    key = resolution.key
-    root = envs_dir()
-    final = root / key
-    root.mkdir(parents=True, exist_ok=True)
-    if (final / MANIFEST).exists():
-        return NodeEnvironment(key, final, resolution, reused=True)
-    with FileLock(str(root / f".{key}.lock")):
-        if (final / MANIFEST).exists():
-            return NodeEnvironment(key, final, resolution, reused=True)
-        scratch = root / f".build-{key}-{os.getpid()}"
-        shutil.rmtree(scratch, ignore_errors=True)
-        scratch.mkdir()
-        started = time.monotonic()
-        try:
-            manifest = _install(resolution, scratch)
-        except BaseException:
-            shutil.rmtree(scratch, ignore_errors=True)
-            raise
-        manifest.update(key=key, build_seconds=round(time.monotonic() - started, 3))
-        (scratch / MANIFEST).write_text(json.dumps(manifest, indent=2))
-        shutil.rmtree(final, ignore_errors=True)
-        scratch.rename(final)
-    return NodeEnvironment(key, final, resolution, reused=False)
+    path, reused = build_once(
+        envs_dir(), resolution.key, MANIFEST, lambda scratch: _install(resolution, scratch)
+    )
+    return NodeEnvironment(resolution.key, path, resolution, reused)
 
 
 def _install(resolution: Resolution, target: Path) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from pinbench.tasks.ide.braces import BraceEdits, summary
@@ -36,6 +36,27 @@ class Kit:
     synthesize: Callable[[Function, str], str]  # a comment for the function, from a summary
     language_of: Callable[[str], Language]
     distinct_names: bool = False  # overloads (same qualname) are left out (Java)
+
+
+Collector = Callable[[Context, Collection], list[Case]]
+
+
+def collect(
+    kit: Kit, context: Context, kinds: Iterable[Kind], fix: Collector, test: Collector
+) -> Collection:
+    """The cases of the kinds asked for: doc, generate and workspace shared, the language's
+    own fix and test."""
+    result = Collection()
+    collectors: dict[Kind, Collector] = {
+        Kind.DOC: lambda c, r: doc_cases(kit, c, r),
+        Kind.FIX: fix,
+        Kind.GENERATE: lambda c, r: generate_cases(kit, c, r),
+        Kind.TEST: test,
+        Kind.WORKSPACE: lambda c, r: workspace_cases_of(kit, c, r),
+    }
+    for kind in kinds:
+        result.cases += collectors[kind](context, result)
+    return result
 
 
 def functions(kit: Kit, context: Context, result: Collection) -> Iterator[tuple[str, Function]]:

@@ -5,17 +5,15 @@ can run in, the generated test saved as a class of that package."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from pinbench.core.outcome import Limits
 from pinbench.core.tests import Focal, TestKind, TestSpec
+from pinbench.tasks.ide import brace_cases
 from pinbench.tasks.ide.brace_cases import (
     Kit,
-    doc_cases,
     functions,
-    generate_cases,
     long,
-    workspace_cases_of,
 )
 from pinbench.tasks.ide.braces import words
 from pinbench.tasks.ide.cases import Case, Kind, Language, TestCase
@@ -26,17 +24,7 @@ from pinbench.tasks.ide.selection import Collection, Context, fix_cases, spread
 
 
 def collect(context: Context, kinds: Iterable[Kind]) -> Collection:
-    result = Collection()
-    collectors: dict[Kind, Callable[[Context, Collection], list[Case]]] = {
-        Kind.DOC: lambda c, r: doc_cases(KIT, c, r),
-        Kind.FIX: _fix,
-        Kind.GENERATE: lambda c, r: generate_cases(KIT, c, r),
-        Kind.TEST: _test,
-        Kind.WORKSPACE: lambda c, r: workspace_cases_of(KIT, c, r),
-    }
-    for kind in kinds:
-        result.cases += collectors[kind](context, result)
-    return result
+    return brace_cases.collect(KIT, context, kinds, _fix, _test)
 
 
 def sources(context: Context) -> list[str]:
