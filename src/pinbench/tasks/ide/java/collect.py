@@ -20,6 +20,7 @@ from pinbench.tasks.ide.cases import Case, Kind, Language, TestCase
 from pinbench.tasks.ide.java import edits, javac, source
 from pinbench.tasks.ide.lint import Diagnostic, LintError
 from pinbench.tasks.ide.outline import Function
+from pinbench.tasks.ide.repo import SUITE_LIMIT_SECONDS
 from pinbench.tasks.ide.selection import Collection, Context, fix_cases, spread
 
 
@@ -158,7 +159,12 @@ def _runs(context: Context, test_path: str, package: str) -> bool:
         path=test_path,
         select=(test_path,),
     )
+    limit = SUITE_LIMIT_SECONDS  # it compiles every test source, as a scored test will
     outcome = context.service.run(
-        context.env, trivial_test(package), test, Limits(wall_seconds=300, cpu_seconds=300), ()
+        context.env,
+        trivial_test(package),
+        test,
+        Limits(wall_seconds=limit, cpu_seconds=int(limit), address_space_bytes=8 << 30),
+        (),
     )
     return outcome.passed and outcome.tests.get("passed") == 1
