@@ -159,6 +159,22 @@ def test_the_javadoc_check_names_every_missing_part() -> None:
     assert source.check_doc(path, SAMPLE, "Money.helper") == ("no Javadoc comment",)
 
 
+def test_sources_under_hidden_directories_are_not_the_project() -> None:
+    from pinbench.core.snapshots import Snapshot
+
+    files = (
+        ".pc/fix.patch/src/test/java/a/ATest.java",  # quilt's copy in a Debian source package
+        ".pc/fix.patch/src/main/java/a/A.java",
+        "src/test/java/a/ATest.java",
+        "src/main/java/a/A.java",
+        "examples/src/main/java/a/Demo.java",
+        "src/main/java/org/example/B.java",  # a package named `example` is code
+    )
+    snap = Snapshot(digest="x", root=Path("/"), files=files, pythonpath=(), skipped=())
+    assert source.test_files(snap) == ["src/test/java/a/ATest.java"]
+    assert source.code_files(snap) == ["src/main/java/a/A.java", "src/main/java/org/example/B.java"]
+
+
 def test_javac_output_is_read_with_rule_line_and_column() -> None:
     output = (
         "src/A.java:3: warning: [rawtypes] found raw type: List\n"

@@ -44,9 +44,16 @@ def parses(text: str) -> bool:
     return bool(text.strip()) and not root.has_error
 
 
+def _hidden(path: str) -> bool:
+    """Under a hidden directory (`.pc/`: quilt's copies in a Debian source package, `.git/`):
+    not the project's sources, and the sandbox's compile leaves them out too."""
+    return any(part.startswith(".") for part in path.split("/")[:-1])
+
+
 def is_test_file(path: str) -> bool:
     """A file of the test sources (Maven's src/test/java, or any `test`/`tests` directory)."""
-    return path.endswith(".java") and bool(_TEST_DIRS.intersection(path.split("/")[:-1]))
+    dirs = path.split("/")[:-1]
+    return path.endswith(".java") and bool(_TEST_DIRS.intersection(dirs)) and not _hidden(path)
 
 
 def test_files(snapshot: Snapshot) -> list[str]:
@@ -70,6 +77,7 @@ def code_files(snapshot: Snapshot) -> list[str]:
         for p in snapshot.files
         if p.endswith(".java")
         and not is_test_file(p)
+        and not _hidden(p)
         and not _NOT_CODE_DIRS.intersection(_module_dirs(p))
         and p.rsplit("/", 1)[-1] not in ("module-info.java", "package-info.java")
     )
