@@ -34,6 +34,7 @@ _SKIP_DIRS = {
     "build",
     "dist",
     ".eggs",
+    ".pc",  # quilt's copies of patched files, in every Debian source package: not the project
 }
 _MAX_FILE_BYTES = 1 << 20
 _MAX_TOTAL_BYTES = 64 << 20
