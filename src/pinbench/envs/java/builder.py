@@ -190,11 +190,6 @@ class JavaEnvironment:
     def preload(self) -> tuple[str, ...]:
         return ()  # no warm server: each run starts its JVM
 
-    @property
-    def classpath(self) -> list[Path]:
-        manifest = json.loads((self.path / MANIFEST).read_text())
-        return [self.path / p for p in manifest["classpath"]]
-
 
 def resolve(spec: EnvSpec) -> Resolution:
     """The JDK, the release to compile for (the spec's version; the JDK's own when None) and
