@@ -36,11 +36,19 @@ class TestKind(StrEnum):
     # a Maven-layout repository's JUnit tests (4, 3 or 5), compiled by javac and run in one JVM
     # of pinbench's runner, with the program written over one file
     JAVA_REPO = "java-repo"
+    # a CMake repository's tests (GoogleTest, each test in a process of its own; other CTest
+    # tests whole), built by clang, with the program written over one file
+    CPP_REPO = "cpp-repo"
 
     @property
     def is_repository(self) -> bool:
         """A repository's own suite, run with the program written over one of its files."""
-        return self in (TestKind.REPO, TestKind.NODE_REPO, TestKind.JAVA_REPO)
+        return self in (TestKind.REPO, TestKind.NODE_REPO, TestKind.JAVA_REPO, TestKind.CPP_REPO)
+
+    @property
+    def builds(self) -> bool:
+        """Its run compiles and links a project in the sandbox's scratch (C/C++)."""
+        return self is TestKind.CPP_REPO
 
 
 def runner_modules(tests: Iterable[TestSpec | None]) -> tuple[str, ...]:
@@ -79,9 +87,14 @@ class TestSpec(BaseModel):
         default=(),
         description="repo kind: pytest node ids or paths to run (empty: all); node-repo kind: "
         "test files, or `file::full test name` ids, to run (the files are needed); java-repo "
-        "kind: test files or `file::method` ids",
+        "kind: test files or `file::method` ids; cpp-repo kind: test files or `file::Suite.Test` "
+        "ids (`ctest::name` for a CTest test that is not GoogleTest)",
     )
-    focal: Focal | None = Field(default=None, description="repo kind: a test must call this")
+    focal: Focal | None = Field(
+        default=None,
+        description="repo kind: a test must call this (cpp-repo: the test at `path` is built "
+        "as an executable of its own, linked with the libraries that compile the focal file)",
+    )
     trace: bool = Field(default=False, description="repo kind: record what each test calls")
     program_suffix: str | None = Field(
         default=None,

@@ -8,6 +8,7 @@ import threading
 from collections.abc import Callable
 
 from pinbench.core.env import EnvError, Environment, EnvSpec
+from pinbench.envs.cpp import builder as cpp
 from pinbench.envs.java import builder as java
 from pinbench.envs.node import builder as node
 from pinbench.envs.python import builder as python
@@ -17,6 +18,7 @@ TOOLCHAINS: dict[str, Callable[[EnvSpec], Environment]] = {
     "python": python.ensure,
     "node": node.ensure,
     "java": java.ensure,
+    "cpp": cpp.ensure,
 }
 
 

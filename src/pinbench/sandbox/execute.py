@@ -13,6 +13,10 @@ from pinbench.sandbox.probe import detect
 from pinbench.sandbox.process import run_job
 from pinbench.sandbox.warm import ServerBroken, WarmPools
 
+BUILD_SCRATCH_BYTES = 4 << 30
+BUILD_FILE_BYTES = 1 << 30
+BUILD_PROCESSES = 256
+
 
 def execute(
     python: Path,
@@ -32,6 +36,14 @@ def execute(
     packages' top-level modules, whose values cross trusted grading's channel as copies.
     """
     limits = limits or Limits()
+    if test.kind.builds:  # a build's objects and binaries: room in the scratch, big files
+        limits = limits.model_copy(
+            update={
+                "tmpfs_bytes": max(limits.tmpfs_bytes, BUILD_SCRATCH_BYTES),
+                "file_size_bytes": max(limits.file_size_bytes, BUILD_FILE_BYTES),
+                "processes": max(limits.processes, BUILD_PROCESSES),
+            }
+        )
 
     def job() -> dict[str, object]:  # a fresh one per attempt: running a job takes its secret
         return {**job_for(program, test), "libraries": list(libraries)}

@@ -49,7 +49,7 @@ def job_for(program: str, test: TestSpec) -> dict[str, Any]:
 def _job(program: str, test: TestSpec) -> dict[str, Any]:
     if test.kind is TestKind.REPO:
         return _repo_job(program, test)
-    if test.kind in (TestKind.NODE_REPO, TestKind.JAVA_REPO):
+    if test.kind in (TestKind.NODE_REPO, TestKind.JAVA_REPO, TestKind.CPP_REPO):
         return _suite_job(program, test)
     if test.kind is TestKind.JEST:
         module = test.module or "solution"
@@ -103,7 +103,9 @@ def _repo_job(program: str, test: TestSpec) -> dict[str, Any]:
 
 
 def _suite_job(program: str, test: TestSpec) -> dict[str, Any]:
-    """A repository's suite run by pinbench's Node or Java runner (node-repo, java-repo)."""
+    """A repository's suite run by pinbench's Node, Java or C/C++ runner (node-repo,
+    java-repo, cpp-repo). A C/C++ test with a focal function is a generated test: built as an
+    executable of its own."""
     if test.repo is None:
         raise ValueError(f"a {test.kind.value} test names no repository snapshot")
     files = dict(snapshots.tree(test.repo))
@@ -120,5 +122,10 @@ def _suite_job(program: str, test: TestSpec) -> dict[str, Any]:
         "test_files": sorted({s.split("::", 1)[0] for s in test.select}),
         "trace": test.trace or test.focal is not None,
         "focal": test.focal.model_dump(mode="json") if test.focal else None,
+        "generated": (
+            {"path": test.path, "focal": test.focal.path}
+            if test.kind is TestKind.CPP_REPO and test.focal and test.path
+            else None
+        ),
         "record_bytes": MAX_REPO_PROOF_BYTES,
     }

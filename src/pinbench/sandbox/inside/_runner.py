@@ -16,7 +16,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _remote  # noqa: E402  (beside this file; imported before the sandbox hides it)
+import _cpp  # noqa: E402  (beside this file; imported before the sandbox hides it)
+import _remote  # noqa: E402
 import _trusted  # noqa: E402
 import _values  # noqa: E402
 
@@ -1158,6 +1159,17 @@ def _run_java_repo(job, record):
     _repo_verdict(job, record, outcomes, calls, functions, errors, failures)
 
 
+def _run_cpp_repo(job, record):
+    """A CMake repository's tests (`_cpp.py`), with the program written over one of its
+    files, or, for a generated test, built as an executable of its own."""
+    _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    outcomes, calls, functions, errors, failures, extra = _cpp.run(
+        job, CODEDIR, WORKDIR, job["env_root"]
+    )
+    _repo_verdict(job, record, outcomes, calls, functions, errors, failures)
+    record["details"].update(extra)
+
+
 GRADER_UID_OFFSET = 1000  # the grader's uid: the program's plus this (a uid of its own)
 
 
@@ -1856,6 +1868,7 @@ def run_job(job, in_server):
     runners["jest"] = _run_jest
     runners["node-repo"] = _run_node_repo
     runners["java-repo"] = _run_java_repo
+    runners["cpp-repo"] = _run_cpp_repo
     runner = runners[mode]
     try:
         runner(job, record)

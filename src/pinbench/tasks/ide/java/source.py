@@ -8,12 +8,13 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import tree_sitter_java
 from tree_sitter import Language, Node, Parser
 
 from pinbench.core.snapshots import Snapshot
+from pinbench.tasks.ide import doc_tags
 from pinbench.tasks.ide.outline import Function, Outline
 
 _TYPES = (
@@ -26,7 +27,6 @@ _TYPES = (
 _METHODS = ("method_declaration", "constructor_declaration", "compact_constructor_declaration")
 _TEST_DIRS = {"test", "tests"}
 _NOT_CODE_DIRS = {"examples", "example", "samples", "sample", "benchmark", "benchmarks", "jmh"}
-_TAG = re.compile(r"^\s*\*?\s*@(\w+)\s*(.*)$")
 
 
 @functools.cache
@@ -290,45 +290,9 @@ def region(text: str, line: int) -> tuple[int, int] | None:
     return node.start_point.row + 1, node.end_point.row + 1
 
 
-@dataclass(frozen=True)
-class Javadoc:
-    description: str
-    params: tuple[str, ...]
-    returns: bool
-    throws: tuple[str, ...]
-
-
-def read_javadoc(doc: str) -> Javadoc:
-    """A Javadoc comment's description and block tags (`@param`, `@return`, `@throws` or
-    `@exception`)."""
-    body = doc.strip()
-    body = body[3:] if body.startswith("/**") else body
-    body = body[:-2] if body.endswith("*/") else body
-    description: list[str] = []
-    params: list[str] = []
-    throws: list[str] = []
-    returns = False
-    in_tags = False
-    for raw in body.splitlines():
-        tag = _TAG.match(raw)
-        if tag:
-            in_tags = True
-            name, rest = tag.group(1), tag.group(2).split()
-            if name == "param" and rest:
-                params.append(rest[0])
-            elif name == "return" and rest:
-                returns = True
-            elif name in ("throws", "exception") and rest:
-                throws.append(rest[0].split("<", 1)[0].rsplit(".", 1)[-1])
-        elif not in_tags:
-            description.append(raw.strip().lstrip("*").strip())
-    return Javadoc(" ".join(d for d in description if d), tuple(params), returns, tuple(throws))
-
-
 def check_doc(path: str, text: str, qualname: str) -> tuple[str, ...]:
-    """What the method's Javadoc misses (empty: it passes): the file parses; a description
-    that says more than the name; `@param` for every parameter and none for others; `@return`
-    exactly when it returns a value; `@throws` for every class it declares or throws."""
+    """What the method's Javadoc misses (empty: it passes): the file parses, and the comment
+    passes `doc_tags.problems` (its throws: the classes it declares or throws)."""
     if not parses(text):
         return ("the file does not parse",)
     function = outline(path, text).find(qualname)
@@ -336,22 +300,4 @@ def check_doc(path: str, text: str, qualname: str) -> tuple[str, ...]:
         return (f"no {qualname}",)
     if function.doc is None:
         return ("no Javadoc comment",)
-    doc = read_javadoc(function.doc)
-    problems = []
-    words = re.findall(r"[A-Za-z]{2,}", doc.description)
-    if len(words) < 2 or " ".join(words).lower() == function.name.lower():
-        problems.append("no description")
-    for param in function.params:
-        if param not in doc.params:
-            problems.append(f"no @param for {param}")
-    for param in doc.params:
-        if param not in function.params and not param.startswith("<"):
-            problems.append(f"@param {param} names no parameter")
-    if function.returns and not doc.returns:
-        problems.append("no @return")
-    if not function.returns and doc.returns:
-        problems.append("@return on a method that returns nothing")
-    for thrown in function.throws:
-        if thrown not in doc.throws:
-            problems.append(f"no @throws for {thrown}")
-    return tuple(problems)
+    return doc_tags.problems(function, doc_tags.read(function.doc))

@@ -1,0 +1,113 @@
+# pinbench's top-level include for a C/C++ repository's CMake build, run in the sandbox
+# (CMAKE_PROJECT_TOP_LEVEL_INCLUDES: read at the project's first `project()`).
+#
+# 1. GoogleTest without the network: a FetchContent declaration of googletest is served by
+#    the machine's GoogleTest (Debian's libgtest-dev/libgmock-dev), under the target names
+#    googletest's own build defines (gtest, gtest_main, gmock, gmock_main, GTest::*).
+# 2. With PINBENCH_COVERAGE: every target compiled with clang's source-based coverage
+#    (value profiling off: the runner reads the raw counters itself).
+# 3. With PINBENCH_GENERATED_TEST: after the project's own CMakeLists, one more executable,
+#    `pinbench_generated_test`, from that file, linked with GoogleTest and the library targets
+#    that compile PINBENCH_FOCAL (all of the project's libraries when none does: a header).
+
+macro(pinbench_provide method name)
+  string(TOLOWER "${name}" _pinbench_name)
+  if(_pinbench_name MATCHES "^(googletest|gtest|googlemock|gmock)$")
+    find_package(GTest REQUIRED)
+    foreach(_pinbench_target gtest gtest_main gmock gmock_main)
+      if(NOT TARGET ${_pinbench_target} AND TARGET GTest::${_pinbench_target})
+        add_library(${_pinbench_target} INTERFACE IMPORTED GLOBAL)
+        target_link_libraries(${_pinbench_target} INTERFACE GTest::${_pinbench_target})
+      endif()
+    endforeach()
+    FetchContent_SetPopulated(${name})
+  endif()
+endmacro()
+cmake_language(
+  SET_DEPENDENCY_PROVIDER pinbench_provide SUPPORTED_METHODS FETCHCONTENT_MAKEAVAILABLE_SERIAL)
+
+# No warning is an error (a newer compiler's new warnings must not fail the build).
+add_compile_options(-w)
+if(PINBENCH_COVERAGE)
+  add_compile_options(-fprofile-instr-generate -fcoverage-mapping -mllvm -disable-vp=true)
+  add_link_options(-fprofile-instr-generate)
+endif()
+
+function(pinbench_targets directory out)
+  get_property(found DIRECTORY "${directory}" PROPERTY BUILDSYSTEM_TARGETS)
+  get_property(subdirectories DIRECTORY "${directory}" PROPERTY SUBDIRECTORIES)
+  foreach(subdirectory IN LISTS subdirectories)
+    pinbench_targets("${subdirectory}" more)
+    list(APPEND found ${more})
+  endforeach()
+  set(${out} ${found} PARENT_SCOPE)
+endfunction()
+
+function(pinbench_generated_test)
+  pinbench_targets("${CMAKE_SOURCE_DIR}" targets)
+  get_filename_component(focal "${CMAKE_SOURCE_DIR}/${PINBENCH_FOCAL}" ABSOLUTE)
+  set(focal_libraries)
+  set(all_libraries)
+  foreach(target IN LISTS targets)
+    get_target_property(type ${target} TYPE)
+    if(NOT type MATCHES "^(STATIC|SHARED|OBJECT|INTERFACE)_LIBRARY$"
+       OR target MATCHES "^(gtest|gmock)")
+      continue()
+    endif()
+    list(APPEND all_libraries ${target})
+    get_target_property(sources ${target} SOURCES)
+    get_target_property(directory ${target} SOURCE_DIR)
+    if(NOT sources)
+      continue()
+    endif()
+    foreach(source IN LISTS sources)
+      if(source MATCHES "^\\$<")
+        continue()
+      endif()
+      if(NOT IS_ABSOLUTE "${source}")
+        set(source "${directory}/${source}")
+      endif()
+      get_filename_component(source "${source}" ABSOLUTE)
+      if(source STREQUAL focal)
+        list(APPEND focal_libraries ${target})
+      endif()
+    endforeach()
+  endforeach()
+  if(focal_libraries)
+    set(libraries ${focal_libraries})
+  else()
+    set(libraries ${all_libraries})
+  endif()
+  if(TARGET GTest::gtest_main)
+    set(harness GTest::gtest_main)
+  elseif(TARGET gtest_main)
+    set(harness gtest_main)
+  else()
+    find_package(GTest REQUIRED)
+    set(harness GTest::gtest_main)
+  endif()
+  if(TARGET GTest::gmock)
+    list(APPEND harness GTest::gmock)
+  elseif(TARGET gmock)
+    list(APPEND harness gmock)
+  endif()
+  set(test "${CMAKE_SOURCE_DIR}/${PINBENCH_GENERATED_TEST}")
+  get_filename_component(test_directory "${test}" DIRECTORY)
+  get_filename_component(focal_directory "${focal}" DIRECTORY)
+  add_executable(pinbench_generated_test "${test}")
+  target_link_libraries(pinbench_generated_test PRIVATE ${libraries} ${harness})
+  foreach(directory "${CMAKE_SOURCE_DIR}/include" "${CMAKE_SOURCE_DIR}/src")
+    if(IS_DIRECTORY "${directory}")
+      target_include_directories(pinbench_generated_test PRIVATE "${directory}")
+    endif()
+  endforeach()
+  target_include_directories(pinbench_generated_test PRIVATE
+    "${CMAKE_SOURCE_DIR}" "${test_directory}" "${focal_directory}")
+  set_target_properties(pinbench_generated_test PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/pinbench")
+  message(STATUS "pinbench: the generated test links ${libraries}")
+endfunction()
+
+if(PINBENCH_GENERATED_TEST)
+  cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL pinbench_generated_test)
+endif()

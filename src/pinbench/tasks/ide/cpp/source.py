@@ -1,0 +1,385 @@
+"""C and C++ source on the host, read and never run: a file's function definitions (their
+Doxygen comment, parameters, whether they return, what they throw), the region around a line,
+the doc scenario's Doxygen check, read with tree-sitter's C++ grammar (C is read by it too).
+
+Export macros (`class YAML_CPP_API Node`, `MYLIB_EXPORT int f()`) are blanked before parsing,
+keeping every offset: the grammar would read the macro as the class's name."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+import tree_sitter_cpp
+from tree_sitter import Language, Node, Parser
+
+from pinbench.core.snapshots import Snapshot
+from pinbench.tasks.ide import doc_tags
+from pinbench.tasks.ide.outline import Function, Outline
+
+SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".c++")
+HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".inl")
+SUFFIXES = SOURCE_SUFFIXES + HEADER_SUFFIXES
+_TEST_DIRS = {"test", "tests", "testing", "unittest", "unittests", "gtest", "googletest"}
+_NOT_CODE_DIRS = {
+    "examples",
+    "example",
+    "samples",
+    "sample",
+    "benchmark",
+    "benchmarks",
+    "bench",
+    "doc",
+    "docs",
+    "third_party",
+    "thirdparty",
+    "3rdparty",
+    "external",
+    "extern",
+    "vendor",
+    "deps",
+    "build",
+    "cmake-build-debug",
+    "fuzz",
+    "fuzzing",
+}
+_TEST_NAME = re.compile(r"(^test_|_test\.|_tests\.|_unittest\.|[a-z0-9]Tests?\.)", re.I)
+_CLASS_MACRO = re.compile(r"\b(?:class|struct)\s+([A-Z][A-Z0-9_]{2,})\s+(?=[A-Za-z_])")
+_EXPORT_MACRO = re.compile(r"\b[A-Z][A-Z0-9_]*_(?:API|EXPORT|EXPORTS|DLL|PUBLIC|EXTERN)\b")
+_SCOPES = ("namespace_definition", "linkage_specification")
+_CLASSES = ("class_specifier", "struct_specifier", "union_specifier")
+_CONDITIONALS = ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef")
+
+
+@functools.cache
+def _parser() -> Parser:
+    return Parser(Language(tree_sitter_cpp.language()))
+
+
+def blank_macros(text: str) -> str:
+    """The text with export macros replaced by spaces (offsets kept)."""
+
+    def blank(match: re.Match[str]) -> str:
+        return " " * len(match.group(0))
+
+    text = _CLASS_MACRO.sub(
+        lambda m: m.group(0).replace(m.group(1), " " * len(m.group(1)), 1), text
+    )
+    return _EXPORT_MACRO.sub(blank, text)
+
+
+def _tree(text: str) -> Node:
+    return _parser().parse(blank_macros(text).encode("utf-8")).root_node
+
+
+def parses(text: str) -> bool:
+    """Whether the file is C/C++ as the grammar knows it (no error or missing node)."""
+    return bool(text.strip()) and not _tree(text).has_error
+
+
+def _dirs(path: str) -> set[str]:
+    return {d.lower() for d in path.split("/")[:-1]}
+
+
+def _hidden(path: str) -> bool:
+    return any(part.startswith(".") for part in path.split("/")[:-1])
+
+
+def is_test_file(path: str) -> bool:
+    """A test source: under a test directory, or named as one (`*_test.cpp`, `test_*.c`)."""
+    if not path.endswith(SUFFIXES) or _hidden(path):
+        return False
+    return bool(_TEST_DIRS & _dirs(path)) or bool(_TEST_NAME.search(path.rsplit("/", 1)[-1]))
+
+
+def test_files(snapshot: Snapshot) -> list[str]:
+    return sorted(p for p in snapshot.files if is_test_file(p))
+
+
+def code_files(snapshot: Snapshot) -> list[str]:
+    """The project's own C/C++ sources and headers: not tests, vendored code, examples,
+    benchmarks or documentation."""
+    return sorted(
+        p
+        for p in snapshot.files
+        if p.endswith(SUFFIXES)
+        and not is_test_file(p)
+        and not _hidden(p)
+        and not _NOT_CODE_DIRS & _dirs(p)
+    )
+
+
+def _text(node: Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
+
+
+def _function_declarator(node: Node | None) -> Node | None:
+    """The function declarator inside pointer/reference/parenthesized declarators."""
+    while node is not None and node.type != "function_declarator":
+        node = node.child_by_field_name("declarator") or next(
+            (c for c in node.named_children if "declarator" in c.type), None
+        )
+    return node
+
+
+def _declared_name(node: Node | None) -> str:
+    """The identifier a (parameter) declarator declares, '' when unnamed."""
+    while node is not None:
+        if node.type in ("identifier", "field_identifier"):
+            return _text(node)
+        inner = node.child_by_field_name("declarator")
+        if inner is None:
+            inner = next(
+                (
+                    c
+                    for c in node.named_children
+                    if "declarator" in c.type or c.type == "identifier"
+                ),
+                None,
+            )
+        node = inner
+    return ""
+
+
+def _params(declarator: Node) -> tuple[str, ...]:
+    parameters = declarator.child_by_field_name("parameters")
+    names = []
+    for parameter in parameters.named_children if parameters is not None else []:
+        if parameter.type in ("parameter_declaration", "optional_parameter_declaration"):
+            name = _declared_name(parameter.child_by_field_name("declarator"))
+            if name:
+                names.append(name)
+    return tuple(names)
+
+
+def _name_parts(declarator: Node) -> list[str]:
+    """`Foo<T>::bar` -> [Foo, bar]; `~Node` -> [~Node]; `operator==` -> [operator==]."""
+    text = re.sub(r"\s+", "", _text(declarator.child_by_field_name("declarator")))
+    operator = text.find("operator")
+    text, tail = (text[:operator], text[operator:]) if operator >= 0 else (text, "")
+    while "<" in text and (stripped := re.sub(r"<[^<>]*>", "", text)) != text:
+        text = stripped  # template arguments out, however nested
+    return [p for p in text.split("::") if p] + ([tail] if tail else [])
+
+
+def _thrown(body: Node | None) -> list[str]:
+    """The classes the body throws as `throw X(...)` or `throw X{...}`, outside lambdas."""
+    found: list[str] = []
+    stack = [body] if body is not None else []
+    while stack:
+        node = stack.pop()
+        if node.type == "lambda_expression":
+            continue
+        if node.type == "throw_statement" and node.named_children:
+            thrown = node.named_children[0]
+            kind = thrown.child_by_field_name("function") or thrown.child_by_field_name("type")
+            name = re.sub(r"<.*>", "", _text(kind)).replace(" ", "")
+            if kind is not None and name and name not in found:
+                found.append(name)
+        stack.extend(reversed(node.named_children))
+    return found
+
+
+def _returns(node: Node, declarator: Node, constructor: bool) -> bool:
+    if constructor:
+        return False
+    kind = _text(node.child_by_field_name("type"))
+    trailing = next(
+        (c for c in declarator.named_children if c.type == "trailing_return_type"), None
+    )
+    if trailing is not None:
+        return _text(trailing).replace("->", "").strip() != "void"
+    pointer = node.child_by_field_name("declarator")
+    direct = pointer is not None and pointer.type == "function_declarator"
+    return not (kind == "void" and direct)
+
+
+def _doc_before(node: Node) -> list[Node]:
+    """The documentation comment right before a declaration: a `/** */` or `/*! */` block,
+    or a run of `///` or `//!` lines (nothing but space between)."""
+    found: list[Node] = []
+    previous, row = node.prev_sibling, node.start_point.row
+    while previous is not None and previous.type == "comment" and row - previous.end_point.row <= 1:
+        text = _text(previous)
+        if text.startswith(("/**", "/*!")) and not text.startswith("/**/") and not found:
+            return [previous]
+        if not text.startswith(("///", "//!")):
+            break
+        found.insert(0, previous)
+        row, previous = previous.start_point.row, previous.prev_sibling
+    return found
+
+
+@dataclass(frozen=True)
+class _Scope:
+    names: tuple[str, ...] = ()
+    in_class: bool = False
+    public: bool = True  # the access of the members here
+    internal: bool = False  # an anonymous namespace
+
+
+def _walk(node: Node, scope: _Scope) -> Iterator[tuple[Node, Node, _Scope]]:
+    """(declaration node: a template's or the definition itself, function_definition, scope),
+    and (class node, class node, scope) for classes."""
+    access = scope.public
+    for child in node.named_children:
+        kind = child.type
+        if kind == "access_specifier":
+            access = _text(child).strip().rstrip(":") == "public"
+            continue
+        here = replace(scope, public=access)
+        target, outer = child, child
+        if kind == "template_declaration":
+            target = next(
+                (c for c in child.named_children if c.type in ("function_definition", *_CLASSES)),
+                child,
+            )
+            if target is child:  # a templated declaration: its class, if any
+                target = _class_in(child) or child
+        elif kind in ("declaration", "field_declaration", "type_definition"):
+            target = _class_in(child) or child
+        if target.type == "function_definition":
+            yield outer, target, here
+        elif target.type in _CLASSES and (members := target.child_by_field_name("body")):
+            name = _text(target.child_by_field_name("name"))
+            yield outer, target, here
+            if name:
+                inner = _Scope(
+                    (*scope.names, re.sub(r"<.*>", "", name).split("::")[-1]),
+                    True,
+                    target.type != "class_specifier",
+                    scope.internal,
+                )
+                yield from _walk(members, inner)
+        elif kind in _SCOPES:
+            name = _text(child.child_by_field_name("name"))
+            body = child.child_by_field_name("body")
+            names = (*scope.names, *name.split("::")) if name else scope.names
+            inner = _Scope(names, False, True, scope.internal or (kind == _SCOPES[0] and not name))
+            if body is not None:
+                yield from _walk(body, inner)
+        elif kind in _CONDITIONALS or kind == "declaration_list":
+            yield from _walk(child, here)
+
+
+def _class_in(node: Node) -> Node | None:
+    return next(
+        (
+            c
+            for c in node.named_children
+            if c.type in _CLASSES and c.child_by_field_name("body") is not None
+        ),
+        None,
+    )
+
+
+@functools.lru_cache(maxsize=512)
+def outline(path: str, text: str) -> Outline:
+    """The file's function definitions (qualified with `::`: `yaml::Node::size`; overloads
+    with their parameter types) and its classes (remembered per path and text)."""
+    root = _tree(text)
+    lines = text.splitlines()
+    functions: list[Function] = []
+    signatures: list[str] = []
+    classes: list[tuple[str, int, int]] = []
+    for outer, node, scope in _walk(root, _Scope()):
+        start, end = outer.start_point.row + 1, node.end_point.row + 1
+        if node.type in _CLASSES:
+            name = re.sub(r"<.*>", "", _text(node.child_by_field_name("name")))
+            if name:
+                classes.append(("::".join((*scope.names, name)), start, end))
+            continue
+        declarator = _function_declarator(node.child_by_field_name("declarator"))
+        if declarator is None:
+            continue  # a macro-made definition the grammar did not read as a function
+        parts = _name_parts(declarator)
+        if not parts:
+            continue
+        name = parts[-1]
+        owner = parts[-2] if len(parts) > 1 else (scope.names[-1] if scope.in_class else "")
+        constructor = node.child_by_field_name("type") is None and (
+            name == owner or name.startswith("~")
+        )
+        body = node.child_by_field_name("body")
+        braces, whole = None, False
+        if body is not None and body.type == "compound_statement":
+            braces = (body.start_point.row + 1, body.end_point.row + 1)
+            first, last = lines[braces[0] - 1], lines[braces[1] - 1]
+            whole = braces[1] > braces[0] and first.rstrip().endswith("{") and last.strip() == "}"
+        doc = _doc_before(outer)
+        static = any(
+            c.type == "storage_class_specifier" and _text(c) == "static" for c in node.children
+        )
+        line_text = lines[start - 1] if start - 1 < len(lines) else ""
+        opening = braces[0] if braces else start
+        parameters = declarator.child_by_field_name("parameters")
+        signatures.append(re.sub(r"\s+", " ", _text(parameters)))
+        functions.append(
+            Function(
+                qualname="::".join((*scope.names, *parts)),
+                name=name,
+                line=start,
+                end=end,
+                lines=tuple(range(start, opening + 1)),
+                body=braces,
+                body_whole_lines=whole,
+                doc="\n".join(_text(c) for c in doc) if doc else None,
+                doc_lines=(doc[0].start_point.row + 1, doc[-1].end_point.row + 1) if doc else None,
+                indent=line_text[: len(line_text) - len(line_text.lstrip())],
+                params=_params(declarator),
+                returns=_returns(node, declarator, constructor),
+                yields=False,
+                throws=tuple(_thrown(body)),
+                exported=not static and not scope.internal and scope.public,
+                in_class=scope.in_class or len(parts) > 1,
+                private=static or scope.internal or not scope.public,
+            )
+        )
+    overloaded = Counter(f.qualname for f in functions)
+    unique = [
+        replace(f, qualname=f.qualname + signatures[i]) if overloaded[f.qualname] > 1 else f
+        for i, f in enumerate(functions)
+    ]
+    return Outline(tuple(unique), tuple(classes))
+
+
+_MEMBER_PARENTS = (
+    "translation_unit",
+    "declaration_list",
+    "field_declaration_list",
+    *_CONDITIONALS,
+)
+
+
+def region(text: str, line: int) -> tuple[int, int] | None:
+    """The innermost function definition (its comment included) around `line`, else the
+    declaration or statement of the file there; None when the file does not parse."""
+    root = _tree(text)
+    if root.has_error:
+        return None
+    around = [f for f in outline("", text).functions if f.start <= line <= f.end]
+    if around:
+        innermost = min(around, key=lambda f: f.end - f.start)
+        return innermost.start, innermost.end
+    node = root.descendant_for_point_range((line - 1, 0), (line - 1, 0))
+    while node is not None and node.parent is not None and node.parent.type not in _MEMBER_PARENTS:
+        node = node.parent
+    if node is None or node.type == "translation_unit":
+        return (line, line)
+    return node.start_point.row + 1, node.end_point.row + 1
+
+
+def check_doc(path: str, text: str, qualname: str) -> tuple[str, ...]:
+    """What the function's Doxygen comment misses (empty: it passes): the file parses, and
+    the comment passes `doc_tags.problems` (Doxygen's `\\param` spelling counts)."""
+    if not parses(text):
+        return ("the file does not parse",)
+    function = outline(path, text).find(qualname)
+    if function is None:
+        return (f"no {qualname}",)
+    if function.doc is None:
+        return ("no Doxygen comment",)
+    return doc_tags.problems(function, doc_tags.read(function.doc, backslash=True))
