@@ -112,9 +112,17 @@ class Resolution:
             "clang": self.toolchain.clang_version,
             "cmake": self.toolchain.cmake_version,
             "gtest": self.toolchain.gtest_version,
-            "include": hashlib.sha256(CMAKE_INCLUDE.read_bytes()).hexdigest()[:16],
+            "harness": _harness_digest(),
         }
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:20]
+
+
+@cache
+def _harness_digest() -> str:
+    """The top-level include and the sandbox's runner: a change to either is a new key."""
+    digest = hashlib.sha256(CMAKE_INCLUDE.read_bytes())
+    digest.update(Path(cpp_runner.__file__).read_bytes())
+    return digest.hexdigest()[:16]
 
 
 @dataclass(frozen=True)

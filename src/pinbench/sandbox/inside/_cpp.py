@@ -18,6 +18,7 @@ import struct
 import subprocess
 
 TEST_SECONDS = 120  # one test's process
+NOT_BUILT = "_NOT_BUILT"  # GoogleTest's CTest discovery: `<target>_NOT_BUILT`, no command
 LIST_SECONDS = 30
 PROFILE_MAGIC = 0xFF6C70726F667281  # "\xfflprofr\x81": a raw profile, 64-bit
 HEADER = struct.Struct("<11Q")  # raw profile format 8 (LLVM 13 to 15)
@@ -55,7 +56,6 @@ class _State(object):
         self.hits = {}  # test id -> set of NameRefs with a counter above zero
         self.targets = {}  # artifact path -> (target name, type, [sources])
         self.build_log = ""
-        self.compile_commands = {}
         self.test_files = set()
         self.profiles = {}  # executable -> one raw profile it wrote (for llvm-cov)
 
@@ -77,7 +77,6 @@ class _State(object):
             "-DFETCHCONTENT_FULLY_DISCONNECTED=ON",
             "-DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST",
             "-DBUILD_TESTING=ON",
-            "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
             "-DPINBENCH_COVERAGE=" + ("ON" if self.trace else "OFF"),
         ]
         for option in self.job.get("cmake_options") or []:
@@ -89,7 +88,6 @@ class _State(object):
         if code != 0:
             raise _Stop("cmake could not configure the project:\n" + _cmake_errors(text))
         self._read_codemodel()
-        self._read_compile_commands()
 
     def _read_codemodel(self):
         reply = os.path.join(self.build, ".cmake", "api", "v1", "reply")
@@ -124,22 +122,6 @@ class _State(object):
                         target.get("type", ""),
                         [s for s in sources if s],
                     )
-
-    def _read_compile_commands(self):
-        """Each source's preprocessor and language flags (its include directories relative:
-        `${SOURCE}` and `${BUILD}`), for the host's clang-tidy: nothing else of a command
-        (no plugin, no output) is kept."""
-        try:
-            commands = _load(os.path.join(self.build, "compile_commands.json"))
-        except (OSError, ValueError):
-            return
-        for entry in commands if isinstance(commands, list) else []:
-            path = os.path.normpath(os.path.join(entry.get("directory", ""), entry.get("file", "")))
-            rel = self.rel(path)
-            if not rel:
-                continue
-            args = entry.get("arguments") or _split(entry.get("command", ""))
-            self.compile_commands[rel] = _kept_flags(args, self.codedir, self.build)
 
     def rel(self, path):
         """A path inside the repository, relative to it ('' for any other)."""
@@ -183,6 +165,9 @@ class _State(object):
 
         listed = {}  # executable -> its GoogleTest tests, None (not GoogleTest), or "missing"
         for name, argv, cwd in commands:
+            if not argv:  # GoogleTest's discovery names an executable the build did not make
+                self._missing(None, name[: -len(NOT_BUILT)])
+                continue
             exe = argv[0]
             if exe not in listed:
                 if not os.path.exists(exe):
@@ -211,13 +196,13 @@ class _State(object):
         commands = []
         for test in listing.get("tests", []):
             argv = test.get("command") or []
-            if not argv:
+            if not argv and not str(test.get("name", "")).endswith(NOT_BUILT):
                 continue
             cwd = self.build
             for prop in test.get("properties", []):
                 if prop.get("name") == "WORKING_DIRECTORY":
                     cwd = prop.get("value") or cwd
-            commands.append((test.get("name", argv[0]), argv, cwd))
+            commands.append((test.get("name") or argv[0], argv, cwd))
         if not commands and not self.build_failed:
             raise _Stop("the project registers no tests with CTest (enable_testing, add_test)")
         if not commands:
@@ -225,11 +210,15 @@ class _State(object):
         return commands
 
     def _missing(self, exe, name):
-        """A test executable the build did not produce: its sources fail, with the errors."""
-        target = self.targets.get(os.path.normpath(exe))
+        """A test executable the build did not produce (by its path, or by its target's
+        name): its sources fail, with the errors."""
+        if exe is None:
+            target = next((t for t in self.targets.values() if t[0] == name), None)
+        else:
+            target = self.targets.get(os.path.normpath(exe))
         sources = target[2] if target else []
         message = "%s was not built:\n%s" % (
-            os.path.basename(exe),
+            os.path.basename(exe) if exe else name,
             self.compile_errors_for(sources),
         )
         files = [s for s in sources if not s.endswith((".h", ".hpp", ".hh"))] or ["ctest::" + name]
@@ -405,7 +394,7 @@ class _State(object):
             self.calls[test_id] = ids
 
     def result(self):
-        details = {"compile_commands": self.compile_commands}
+        details = {}
         details["targets"] = dict(
             (t[0], {"type": t[1], "sources": t[2]}) for t in self.targets.values() if t[0]
         )
@@ -488,45 +477,6 @@ def short_name(demangled):
 
 
 # ---------------------------------------------------------------------- helpers
-
-
-_KEPT = ("-I", "-D", "-U", "-isystem", "-iquote", "-std=", "-x")
-
-
-def _kept_flags(args, codedir, build):
-    """The flags clang-tidy needs to read a source as it was compiled: include directories,
-    macros and the language standard; paths under the repository or the build directory
-    written as `${SOURCE}` and `${BUILD}`; a directory elsewhere is kept only under /usr."""
-    kept, index = [], 0
-    while index < len(args):
-        arg = args[index]
-        index += 1
-        flag = next((k for k in _KEPT if arg.startswith(k)), None)
-        if flag is None:
-            continue
-        value = arg[len(flag) :]
-        if not value and flag not in ("-std=",) and index < len(args):
-            value = args[index]
-            index += 1
-        if flag in ("-I", "-isystem", "-iquote"):
-            path = os.path.normpath(value)
-            if path == build or path.startswith(build + os.sep):
-                value = "${BUILD}" + path[len(build) :]
-            elif path == codedir or path.startswith(codedir + os.sep):
-                value = "${SOURCE}" + path[len(codedir) :]
-            elif not path.startswith("/usr/"):
-                continue
-        kept.append(flag + value)
-    return kept
-
-
-def _split(command):
-    import shlex
-
-    try:
-        return shlex.split(command)
-    except ValueError:
-        return []
 
 
 def _cmake_errors(text):

@@ -117,6 +117,12 @@ def _words_of(doc: str) -> list[str]:
     return " ".join(line.strip().lstrip("*") for line in body.splitlines()).split()
 
 
+def own_name(qualname: str) -> str:
+    """A function's own name from its qualified one (`Money.of(long, String)` -> `of`,
+    `yaml::Node::size` -> `size`): an overload names its types."""
+    return re.split(r"\.|::", qualname.split("(", 1)[0])[-1]
+
+
 def summary(doc: str | None) -> str:
     """The first line of a documentation comment's description."""
     if not doc:
@@ -181,6 +187,6 @@ class BraceEditor:
 
     def body_answer(self, path: str, text: str, qualname: str) -> str:
         code = self.edits.code_in_answer(text)
-        name = qualname.split("(", 1)[0].rsplit(".", 1)[-1]  # an overload names its types
+        name = own_name(qualname)
         body = self.edits.body_of(path, code, name)
         return code if body is None else body

@@ -24,6 +24,7 @@ from pinbench.core.tests import TestKind, TestSpec
 from pinbench.envs.python.builder import ensure, interpreters
 from pinbench.envs.python.interpreters import uv_binary, uv_environ
 from pinbench.execution.local import ExecutionService
+from pinbench.tasks.ide.cpp import build as cpp_build
 from pinbench.tasks.ide.java import build as java_build
 from pinbench.tasks.ide.node import build as node_build
 from pinbench.tasks.ide.repo import (
@@ -64,10 +65,12 @@ def build_repo(
         try:
             build = RepoBuild.model_validate_json(memo.read_text())
             if build.version == BUILD_VERSION:
-                return build, _ensure(build.env)
+                env = _ensure(build.env)
+                if env.key == build.env_key:  # else the harness changed: build again
+                    return build, env
         except ValueError:
             pass
-    for agent in (node_build, java_build):
+    for agent in (node_build, java_build, cpp_build):
         if agent.detect(snap):
             build, env = agent.build(snap, service, name or source.resolve().name)
             memo.write_text(build.model_dump_json(indent=1))

@@ -35,6 +35,7 @@ from pinbench.tasks.ide.cases import (
     Snippet,
     TestCase,
 )
+from pinbench.tasks.ide.cpp import collect as cpp_collect
 from pinbench.tasks.ide.edits import (
     Located,
     docstring_node,
@@ -95,6 +96,8 @@ def collect(context: Context, kinds: Iterable[Kind]) -> Collection:
         return node_collect.collect(context, kinds)
     if context.build.ecosystem == "java":
         return java_collect.collect(context, kinds)
+    if context.build.ecosystem == "cpp":
+        return cpp_collect.collect(context, kinds)
     result = Collection()
     collectors: dict[Kind, Callable[[Context, Collection], list[Case]]] = {
         Kind.DOC: _doc,

@@ -18,6 +18,17 @@ class RepoRejected(Exception):
     """The repository cannot serve as a source of cases; the message says why."""
 
 
+class BuildTarget(BaseModel):
+    """A target of the repository's build (C/C++: CMake's), as its build system reports it."""
+
+    type: str  # EXECUTABLE, STATIC_LIBRARY, SHARED_LIBRARY, ...
+    sources: list[str]  # repository paths
+
+    @property
+    def library(self) -> bool:
+        return self.type.endswith("_LIBRARY")
+
+
 class Baseline(BaseModel):
     """The suite's run before any change: per-test outcomes and function-level coverage."""
 
@@ -26,6 +37,9 @@ class Baseline(BaseModel):
     calls: dict[str, list[int]]  # node id -> indexes into `functions`
     seconds: float
     collect_errors: list[str] = Field(default_factory=list)
+    targets: dict[str, BuildTarget] = Field(
+        default_factory=dict, description="C/C++: the build's targets and their sources"
+    )
 
     @property
     def passing(self) -> list[str]:
@@ -62,10 +76,10 @@ class RepoBuild(BaseModel):
     sources: list[str] = Field(description="files the dependencies were read from")
     requirements: list[str] = Field(description="as declared")
     env: EnvSpec = Field(description="the resolution: exact pins")
-    ecosystem: str = Field(default="python", description="python, node or java")
+    ecosystem: str = Field(default="python", description="python, node, java or cpp")
     toolchain_version: str = Field(
         description="the toolchain the environment has (Python X.Y, Node X.Y.Z, "
-        "Java: release and JDK)",
+        "Java: release and JDK, C/C++: clang, CMake and the language standard)",
         validation_alias=AliasChoices("toolchain_version", "python_version"),
     )
     env_key: str
@@ -97,4 +111,5 @@ def run_suite(
         calls=details.get("calls", {}),
         seconds=round(result.seconds, 3),
         collect_errors=details.get("collect_errors", []),
+        targets=details.get("targets", {}),
     )

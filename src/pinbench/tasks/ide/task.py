@@ -38,6 +38,7 @@ from pinbench.tasks.ide.cases import (
     TestCase,
     WorkspaceCase,
 )
+from pinbench.tasks.ide.cpp.editor import CppEditor
 from pinbench.tasks.ide.editor import Editor, PythonEditor
 from pinbench.tasks.ide.edits import Region, splice, text_of
 from pinbench.tasks.ide.java.editor import JavaEditor
@@ -52,6 +53,7 @@ _LANGUAGE_NAMES = {
     "javascript": "JavaScript",
     "typescript": "TypeScript",
     "java": "Java",
+    "cpp": "C/C++",
 }
 _CONTEXT_LINES = 80  # of the file shown around the place a case is about
 _TOP_SNIPPETS = 3
@@ -69,6 +71,7 @@ _EDITORS: dict[Language, Editor] = {
     Language.JAVASCRIPT: NodeEditor(Language.JAVASCRIPT),
     Language.TYPESCRIPT: NodeEditor(Language.TYPESCRIPT),
     Language.JAVA: JavaEditor(),
+    Language.CPP: CppEditor(),
 }
 
 C = TypeVar("C", DocCase, FixCase, GenerateCase, TestCase, WorkspaceCase)

@@ -23,8 +23,19 @@ from pinbench.tasks.ide.outline import Function, Outline
 SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".c++")
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".inl")
 SUFFIXES = SOURCE_SUFFIXES + HEADER_SUFFIXES
-_TEST_DIRS = {"test", "tests", "testing", "unittest", "unittests", "gtest", "googletest"}
-_NOT_CODE_DIRS = {
+_TEST_DIRS = {"test", "tests", "testing", "unittest", "unittests"}
+_VENDORED = {
+    "third_party",
+    "thirdparty",
+    "3rdparty",
+    "external",
+    "extern",
+    "vendor",
+    "deps",
+    "gtest",
+    "googletest",
+}
+_NOT_CODE_DIRS = _VENDORED | {
     "examples",
     "example",
     "samples",
@@ -34,19 +45,12 @@ _NOT_CODE_DIRS = {
     "bench",
     "doc",
     "docs",
-    "third_party",
-    "thirdparty",
-    "3rdparty",
-    "external",
-    "extern",
-    "vendor",
-    "deps",
     "build",
     "cmake-build-debug",
     "fuzz",
     "fuzzing",
 }
-_TEST_NAME = re.compile(r"(^test_|_test\.|_tests\.|_unittest\.|[a-z0-9]Tests?\.)", re.I)
+_TEST_NAME = re.compile(r"(^test_|_test\.|_tests\.|_unittest\.|[a-z0-9]Tests?\.)")
 _CLASS_MACRO = re.compile(r"\b(?:class|struct)\s+([A-Z][A-Z0-9_]{2,})\s+(?=[A-Za-z_])")
 _EXPORT_MACRO = re.compile(r"\b[A-Z][A-Z0-9_]*_(?:API|EXPORT|EXPORTS|DLL|PUBLIC|EXTERN)\b")
 _SCOPES = ("namespace_definition", "linkage_specification")
@@ -84,13 +88,13 @@ def _dirs(path: str) -> set[str]:
     return {d.lower() for d in path.split("/")[:-1]}
 
 
-def _hidden(path: str) -> bool:
+def hidden(path: str) -> bool:
     return any(part.startswith(".") for part in path.split("/")[:-1])
 
 
 def is_test_file(path: str) -> bool:
     """A test source: under a test directory, or named as one (`*_test.cpp`, `test_*.c`)."""
-    if not path.endswith(SUFFIXES) or _hidden(path):
+    if not path.endswith(SUFFIXES) or hidden(path) or _VENDORED & _dirs(path):
         return False
     return bool(_TEST_DIRS & _dirs(path)) or bool(_TEST_NAME.search(path.rsplit("/", 1)[-1]))
 
@@ -107,7 +111,7 @@ def code_files(snapshot: Snapshot) -> list[str]:
         for p in snapshot.files
         if p.endswith(SUFFIXES)
         and not is_test_file(p)
-        and not _hidden(p)
+        and not hidden(p)
         and not _NOT_CODE_DIRS & _dirs(p)
     )
 
@@ -259,8 +263,8 @@ def _walk(node: Node, scope: _Scope) -> Iterator[tuple[Node, Node, _Scope]]:
             body = child.child_by_field_name("body")
             names = (*scope.names, *name.split("::")) if name else scope.names
             inner = _Scope(names, False, True, scope.internal or (kind == _SCOPES[0] and not name))
-            if body is not None:
-                yield from _walk(body, inner)
+            if body is not None:  # `extern "C" int f() {}`: the definition is the body
+                yield from _walk(body if body.type == "declaration_list" else child, inner)
         elif kind in _CONDITIONALS or kind == "declaration_list":
             yield from _walk(child, here)
 
@@ -370,6 +374,14 @@ def region(text: str, line: int) -> tuple[int, int] | None:
     if node is None or node.type == "translation_unit":
         return (line, line)
     return node.start_point.row + 1, node.end_point.row + 1
+
+
+_MAIN = re.compile(r"^\s*(?:int|auto)\s+main\s*\(", re.M)
+
+
+def defines_main(text: str) -> bool:
+    """Whether the file defines `main` (a test built with GoogleTest's main must not)."""
+    return bool(_MAIN.search(text))
 
 
 def check_doc(path: str, text: str, qualname: str) -> tuple[str, ...]:

@@ -1,0 +1,178 @@
+"""Case collection from a built CMake repository: doc, generate and workspace as every brace
+language collects them (`brace_cases.py`), with Doxygen; fix: clang-tidy's diagnostics in
+files that compile with the flags read from the project; test: exported functions of the
+files a library target compiles (or of headers), the generated GoogleTest file built as an
+executable of its own beside the suite's test files."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pinbench.core.outcome import Limits
+from pinbench.core.tests import Focal, TestKind, TestSpec
+from pinbench.tasks.ide import brace_cases
+from pinbench.tasks.ide.brace_cases import Kit, functions, long
+from pinbench.tasks.ide.braces import words
+from pinbench.tasks.ide.cases import Case, Kind, Language, TestCase
+from pinbench.tasks.ide.cpp import edits, source, tidy
+from pinbench.tasks.ide.lint import Diagnostic, LintError
+from pinbench.tasks.ide.outline import Function
+from pinbench.tasks.ide.repo import SUITE_LIMIT_SECONDS
+from pinbench.tasks.ide.selection import Collection, Context, fix_cases, spread
+
+
+def collect(context: Context, kinds: Iterable[Kind]) -> Collection:
+    return brace_cases.collect(KIT, context, kinds, _fix, _test)
+
+
+def sources(context: Context) -> list[str]:
+    """Hand-written C/C++ sources and headers of the project (not tests or vendored code)."""
+    return [p for p in source.code_files(context.snapshot) if context.hand_written(p)]
+
+
+def synthesize(function: Function, said: str) -> str:
+    """A Doxygen comment for the function: the summary, then every parameter, what it
+    returns, and each class it throws."""
+    said = said or f"Carry out the {words(function.name)} step."
+    lines = ["/**", f" * {said}", " *"]
+    lines += [f" * @param {p} the {words(p)} argument" for p in function.params]
+    if function.returns:
+        lines.append(" * @return the result")
+    lines += [f" * @throws {c} when the input is not acceptable" for c in function.throws]
+    lines.append(" */")
+    return "\n".join(lines)
+
+
+def _language(path: str) -> Language:
+    return Language.CPP
+
+
+KIT = Kit(
+    edits=edits.EDITS,
+    sources=sources,
+    doc_passes=lambda path, text, qualname: not source.check_doc(path, text, qualname),
+    synthesize=synthesize,
+    language_of=_language,
+    distinct_names=True,
+)
+
+
+# ------------------------------------------------------------------ fix
+
+
+def _fix(context: Context, result: Collection) -> list[Case]:
+    files = sources(context)
+    try:
+        found = tidy.lint(context.snapshot, files)
+    except LintError:
+        result.drop("fix: the analyzer cannot read the sources")
+        return []
+    broken = {d.path for d in found if d.severity == "error"}
+    for _ in broken:
+        result.drop("fix: the file does not compile with the flags read from its project")
+    kept = [d for d in found if d.path not in broken]
+
+    def region(diagnostic: Diagnostic) -> tuple[int, int] | None:
+        return source.region(context.snapshot.read(diagnostic.path), diagnostic.line)
+
+    return fix_cases(context, result, kept, region, _language)
+
+
+# ------------------------------------------------------------------ test
+
+
+def _suite_files(context: Context) -> list[str]:
+    """The suite's test files: those its tests were listed from."""
+    return sorted({t.split("::", 1)[0] for t in context.build.baseline.outcomes} - {"ctest"})
+
+
+def _testable(context: Context, path: str, function: Function) -> bool:
+    if not long(function) or not function.exported or function.name.startswith("operator"):
+        return False
+    scope = function.qualname.split("(", 1)[0].split("::")
+    if function.name.startswith("~") or (len(scope) > 1 and scope[-2] == function.name):
+        return False  # a destructor or constructor
+    libraries = [t for t in context.build.baseline.targets.values() if t.library]
+    header = path.endswith(source.HEADER_SUFFIXES)
+    return any(path in t.sources for t in libraries) or (header and bool(libraries))
+
+
+def _test(context: Context, result: Collection) -> list[Case]:
+    suite = _suite_files(context)
+    test_path = edits.test_path_for(suite)
+    candidates = []
+    for path, function in functions(KIT, context, result):
+        if _testable(context, path, function):
+            candidates.append((path, function))
+    if not candidates:
+        return []
+    if not _runs(context, test_path, candidates[0][0]):
+        result.drop("test: a trivial GoogleTest file linked with the library does not pass")
+        return []
+    items = [
+        (path, (path, function, _reference(context, path, function, test_path)))
+        for path, function in candidates
+    ]
+    cases: list[Case] = []
+    for index, (path, function, reference) in enumerate(spread(items, context.limits)):
+        cases.append(
+            TestCase(
+                **context.base(Kind.TEST, index, path, Language.CPP),
+                qualname=function.qualname,
+                focal=Focal(path=path, name=function.name, lines=function.lines),
+                reference=reference,
+                test_path=test_path,
+            )
+        )
+    return cases
+
+
+def _reference(context: Context, path: str, function: Function, test_path: str) -> str:
+    """A test file of the suite, in the generated test's directory, built alone into its
+    executable (no other source, no `main` of its own), whose tests all passed and one of
+    which calls the function ('' when none)."""
+    baseline = context.build.baseline
+    directory = test_path.rsplit("/", 1)[0] + "/" if "/" in test_path else ""
+    alone = {
+        t.sources[0]
+        for t in baseline.targets.values()
+        if t.type == "EXECUTABLE" and len(t.sources) == 1
+    }
+    passed: dict[str, bool] = {}
+    for test_id, outcome in baseline.outcomes.items():
+        file = test_id.split("::", 1)[0]
+        passed[file] = passed.get(file, True) and outcome == "passed"
+    for test_id in baseline.covering(path, function.name, set(function.lines)):
+        file = test_id.split("::", 1)[0]
+        in_directory = file.startswith(directory) and "/" not in file[len(directory) :]
+        if passed.get(file) and in_directory and file in alone:
+            text = context.snapshot.read(file)
+            if not source.defines_main(text):
+                return text
+    return ""
+
+
+def trivial_test() -> str:
+    """A GoogleTest file that only runs: it passing means a generated test can be built
+    against the library and run."""
+    return "#include <gtest/gtest.h>\n\nTEST(PinbenchGenerated, Runs) {\n  SUCCEED();\n}\n"
+
+
+def _runs(context: Context, test_path: str, focal: str) -> bool:
+    test = TestSpec(
+        kind=TestKind.CPP_REPO,
+        code="",
+        repo=context.snapshot.digest,
+        path=test_path,
+        select=(test_path,),
+        focal=Focal(path=focal, name="(none)", lines=()),
+    )
+    limit = SUITE_LIMIT_SECONDS  # it builds the library, as a scored test will
+    outcome = context.service.run(
+        context.env,
+        trivial_test(),
+        test,
+        Limits(wall_seconds=limit, cpu_seconds=int(limit), address_space_bytes=8 << 30),
+        (),
+    )
+    return outcome.tests.get("passed") == 1 and outcome.tests.get("failed") == 0
