@@ -36,6 +36,12 @@ class Kit:
     synthesize: Callable[[Function, str], str]  # a comment for the function, from a summary
     language_of: Callable[[str], Language]
     distinct_names: bool = False  # overloads (same qualname) are left out (Java)
+    # the function with the documentation its declaration carries in another file (C/C++
+    # headers), when its definition has none
+    documented: Callable[[Context, Function], Function] | None = None
+
+    def with_doc(self, context: Context, function: Function) -> Function:
+        return self.documented(context, function) if self.documented else function
 
 
 Collector = Callable[[Context, Collection], list[Case]]
@@ -71,7 +77,7 @@ def functions(kit: Kit, context: Context, result: Collection) -> Iterator[tuple[
             if kit.distinct_names and names[function.qualname] > 1:
                 result.drop("overloaded: its name does not say which one")
                 continue
-            yield path, function
+            yield path, kit.with_doc(context, function)
 
 
 def long(function: Function) -> bool:
@@ -149,7 +155,7 @@ def workspace_cases_of(kit: Kit, context: Context, result: Collection) -> list[C
             body = "\n".join(lines[start - 1 : min(end, start + 29)])
             chunks.append(Snippet(id=f"{path}::{qualname}", path=path, text=body))
         seen = set()
-        for function in found.functions:
+        for function in map(lambda f: kit.with_doc(context, f), found.functions):
             if function.qualname in seen:
                 continue  # an overload: one snippet per name
             seen.add(function.qualname)

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 
 from pinbench.tasks.answers import fenced_blocks
+from pinbench.tasks.ide.cases import GenerateCase
 from pinbench.tasks.ide.edits import Region
 from pinbench.tasks.ide.lint import LintError
 from pinbench.tasks.ide.outline import Function, Outline
@@ -184,6 +185,9 @@ class BraceEditor:
 
     def function_source(self, path: str, text: str, qualname: str) -> str:
         return self.edits.function_source(path, text, qualname)
+
+    def declared_elsewhere(self, case: GenerateCase) -> str:
+        return ""
 
     def body_answer(self, path: str, text: str, qualname: str) -> str:
         code = self.edits.code_in_answer(text)

@@ -58,6 +58,11 @@ class Editor(Protocol):
 
     def generate_test(self, case: GenerateCase) -> TestSpec: ...
 
+    def declared_elsewhere(self, case: GenerateCase) -> str:
+        """The function's documented declaration in another file (a C/C++ header), for the
+        prompt ('' when it has none)."""
+        ...
+
     def test_request(self, case: TestCase) -> str: ...
 
     def test_program(self, case: TestCase, source: str, code: str) -> str:
@@ -128,6 +133,9 @@ class PythonEditor:
         if located is None:
             raise KeyError(f"{path} has no {qualname}")
         return ast.get_source_segment(source, located.node) or ""
+
+    def declared_elsewhere(self, case: GenerateCase) -> str:
+        return ""
 
     def body_answer(self, path: str, text: str, qualname: str) -> str:
         name = qualname.rsplit(".", 1)[-1]

@@ -211,7 +211,8 @@ class GenerateScenario(Scenario[GenerateCase]):
         prefix = "\n".join(source.splitlines()[: region.start - 1])
         return (
             f"File `{case.path}`, up to the function you must write:\n\n```{ed.fence}\n{prefix}\n"
-            f"{region.indent}{ed.placeholder}\n```\n\nWrite the body of `{case.qualname}` as "
+            f"{region.indent}{ed.placeholder}\n```\n\n{ed.declared_elsewhere(case)}"
+            f"Write the body of `{case.qualname}` as "
             f"its signature and documentation describe it. Answer with the complete function in "
             f"one ```{ed.fence} block."
         )

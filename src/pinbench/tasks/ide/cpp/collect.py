@@ -7,6 +7,7 @@ executable of its own beside the suite's test files."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from pinbench.core.outcome import Limits
 from pinbench.core.tests import Focal, TestKind, TestSpec
@@ -43,6 +44,14 @@ def synthesize(function: Function, said: str) -> str:
     return "\n".join(lines)
 
 
+def documented(context: Context, function: Function) -> Function:
+    """A definition without its own comment takes its header declaration's."""
+    if function.doc:
+        return function
+    declared = edits.declaration_of(context.snapshot, function.qualname)
+    return replace(function, doc=declared.doc) if declared else function
+
+
 def _language(path: str) -> Language:
     return Language.CPP
 
@@ -54,6 +63,7 @@ KIT = Kit(
     synthesize=synthesize,
     language_of=_language,
     distinct_names=True,
+    documented=documented,
 )
 
 

@@ -42,6 +42,13 @@ class CppEditor(BraceEditor):
             kind=TestKind.CPP_REPO, code="", repo=case.snapshot, path=case.path, select=case.tests
         )
 
+    def declared_elsewhere(self, case: GenerateCase) -> str:
+        snapshot = snapshots.load(case.snapshot)
+        declared = edits.declaration_of(snapshot, case.qualname)
+        if declared is None or declared.path == case.path:
+            return ""
+        return f"It is declared in `{declared.path}`:\n\n```cpp\n{declared.text}\n```\n\n"
+
     def test_request(self, case: TestCase) -> str:
         header = edits.include_of(snapshots.load(case.snapshot), case.path, case.focal.name)
         declared = f' It is declared in a header you include as `"{header}"`.' if header else ""

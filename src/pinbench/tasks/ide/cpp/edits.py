@@ -27,6 +27,22 @@ def test_path_for(tests: list[str]) -> str:
     return f"{folder}/{GENERATED_TEST}" if folder else GENERATED_TEST
 
 
+_DECLARED: dict[str, dict[str, source.Declaration]] = {}
+
+
+def declaration_of(snapshot: Snapshot, qualname: str) -> source.Declaration | None:
+    """The documented declaration of a function in the project's headers, when exactly one
+    declaration has its name (an overload's declarations do not say which is which)."""
+    if snapshot.digest not in _DECLARED:
+        found: dict[str, list[source.Declaration]] = {}
+        for path in source.code_files(snapshot):
+            if path.endswith(source.HEADER_SUFFIXES):
+                for declared in source.declarations(path, snapshot.read(path)):
+                    found.setdefault(declared.qualname, []).append(declared)
+        _DECLARED[snapshot.digest] = {q: d[0] for q, d in found.items() if len(d) == 1}
+    return _DECLARED[snapshot.digest].get(qualname)
+
+
 def include_of(snapshot: Snapshot, path: str, name: str) -> str | None:
     """How a test includes the header that declares `name` of `path` (a header itself, or
     the header of the same stem, else any header naming it): relative to its `include` or

@@ -245,7 +245,7 @@ def _walk(node: Node, scope: _Scope) -> Iterator[tuple[Node, Node, _Scope]]:
                 target = _class_in(child) or child
         elif kind in ("declaration", "field_declaration", "type_definition"):
             target = _class_in(child) or child
-        if target.type == "function_definition":
+        if target.type == "function_definition" or _prototype(target):
             yield outer, target, here
         elif target.type in _CLASSES and (members := target.child_by_field_name("body")):
             name = _text(target.child_by_field_name("name"))
@@ -296,6 +296,8 @@ def outline(path: str, text: str) -> Outline:
             if name:
                 classes.append(("::".join((*scope.names, name)), start, end))
             continue
+        if node.type != "function_definition":
+            continue  # a declaration (`declarations` reads those)
         declarator = _function_declarator(node.child_by_field_name("declarator"))
         if declarator is None:
             continue  # a macro-made definition the grammar did not read as a function
@@ -348,6 +350,52 @@ def outline(path: str, text: str) -> Outline:
         for i, f in enumerate(functions)
     ]
     return Outline(tuple(unique), tuple(classes))
+
+
+def _prototype(node: Node) -> bool:
+    """A function's declaration without its body (`int size() const;`)."""
+    if node.type not in ("declaration", "field_declaration"):
+        return False
+    declarator = node.child_by_field_name("declarator")
+    return declarator is not None and _function_declarator(declarator) is not None
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A function declared without its body, with its documentation comment."""
+
+    qualname: str
+    path: str
+    line: int
+    doc: str
+    text: str  # the comment and the declaration, as written
+
+
+@functools.lru_cache(maxsize=512)
+def declarations(path: str, text: str) -> tuple[Declaration, ...]:
+    """The documented function declarations of a file (headers: where C and C++ document a
+    function whose definition is elsewhere)."""
+    found = []
+    lines = text.splitlines()
+    for outer, node, scope in _walk(_tree(text), _Scope()):
+        if not _prototype(node):
+            continue
+        declarator = _function_declarator(node.child_by_field_name("declarator"))
+        doc = _doc_before(outer)
+        parts = _name_parts(declarator) if declarator is not None else []
+        if not doc or not parts:
+            continue
+        first, last = doc[0].start_point.row, outer.end_point.row
+        found.append(
+            Declaration(
+                qualname="::".join((*scope.names, *parts)),
+                path=path,
+                line=outer.start_point.row + 1,
+                doc="\n".join(_text(c) for c in doc),
+                text="\n".join(lines[first : last + 1]),
+            )
+        )
+    return tuple(found)
 
 
 _MEMBER_PARENTS = (
