@@ -51,14 +51,22 @@ Analyzer = Callable[[Path, str, list[str]], list[Diagnostic]]
 
 
 def standard(snapshot: Snapshot, c: bool) -> str:
-    """The language standard the project's CMakeLists.txt sets (`CMAKE_CXX_STANDARD 14`,
-    `cxx_std_20`), else C++17 / C11."""
-    text = snapshot.read("CMakeLists.txt") if "CMakeLists.txt" in snapshot.files else ""
-    if c:
-        found = re.search(r"CMAKE_C_STANDARD\s+\"?(\d+)", text) or re.search(r"c_std_(\d+)", text)
-        return f"-std=c{found.group(1) if found else '11'}"
-    found = re.search(r"CMAKE_CXX_STANDARD\s+\"?(\d+)", text) or re.search(r"cxx_std_(\d+)", text)
-    return f"-std=c++{found.group(1) if found else '17'}"
+    """The newest language standard the project's CMake files set (`CMAKE_CXX_STANDARD 14`,
+    a target's `CXX_STANDARD 11`, `cxx_std_20`), else C++17 / C11."""
+    language = "C" if c else "CXX"
+    pattern = re.compile(
+        rf"\b(?:CMAKE_)?{language}_STANDARD\s+\"?(\d+)|\b{language.lower()}_std_(\d+)"
+    )
+    found = [
+        int(a or b)
+        for path in snapshot.files
+        if path.rsplit("/", 1)[-1] == "CMakeLists.txt" or path.endswith(".cmake")
+        for a, b in pattern.findall(snapshot.read(path))
+    ]
+    if not found:
+        return "-std=c11" if c else "-std=c++17"
+    newest = max(found, key=lambda year: year - 100 if year >= 89 else year)  # 98 < 11
+    return f"-std=c{newest}" if c else f"-std=c++{newest}"
 
 
 def flags(snapshot: Snapshot, path: str) -> list[str]:
