@@ -257,6 +257,10 @@ def test_raw_profiles_are_read_and_names_shortened() -> None:
     assert runner.short_name("geo::operator==(geo::A const&, geo::A const&)") == "operator=="
     assert runner.short_name("std::map<int, std::vector<int> > f(int)") == "f"
     assert runner.short_name("rb_push") == "rb_push"
+    assert runner.short_name("strkit::slugify[abi:cxx11](std::string_view)") == "slugify"
+    assert runner.short_name("strkit::(anonymous namespace)::find_unit(std::string)") == (
+        "find_unit"
+    )
 
 
 def test_an_environment_for_another_clang_or_with_pins_is_an_environment_error() -> None:

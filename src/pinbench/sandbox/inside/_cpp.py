@@ -454,7 +454,8 @@ def _demangle(tool, names):
 def short_name(demangled):
     """A function's own name from its demangled signature: `ns::Node<T>::size() const` ->
     `size`, `ns::Node::~Node()` -> `~Node`, `ns::operator==(A, B)` -> `operator==`."""
-    text = demangled.strip()
+    text = re.sub(r"\[abi:[^\]]*\]", "", demangled.strip())  # `slugify[abi:cxx11]()`
+    text = text.replace("(anonymous namespace)::", "")
     depth, cut = 0, len(text)
     for index, char in enumerate(text):  # the parameter list: the first `(` outside <>
         if char == "<" and not text[:index].endswith("operator"):
@@ -473,7 +474,8 @@ def short_name(demangled):
         if stripped == head:
             break
         head = stripped
-    return head.split("::")[-1].split(" ")[-1]
+    own = head.split("::")[-1].split(" ")[-1].replace(":", "")
+    return own or text.replace(":", "")  # never empty: an empty name would match any
 
 
 # ---------------------------------------------------------------------- helpers

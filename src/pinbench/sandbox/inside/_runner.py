@@ -915,7 +915,11 @@ def _repo_verdict(job, record, outcomes, calls, functions, errors, failures):
     failed = [n for n, o in judged.items() if o != "passed"]
     record["tests"] = {"collected": len(judged), "passed": len(passed), "failed": len(failed)}
     focal = job.get("focal")
-    if errors and (not wanted or any(n.endswith("::(file)") for n in judged)):
+    files = set(n.split("::", 1)[0] for n in wanted)
+    unloaded = [  # a wanted test's file that did not load (compile, build): the error says why
+        n for n, o in outcomes.items() if n.endswith("::(file)") and n.split("::", 1)[0] in files
+    ]
+    if errors and (not wanted or unloaded or any(n.endswith("::(file)") for n in judged)):
         record.update(status="failed", exc_type="LoadError", message=errors[0][:2000])
     elif not judged:
         record.update(status="failed", exc_type="NoTests", message="no test was collected")

@@ -27,6 +27,7 @@ from pinbench.tasks.ide.lint import Diagnostic, LintError
 CHECKS = ",".join(
     (
         "-*",
+        "clang-diagnostic-*",  # the compiler's own warnings (-Wall -Wextra)
         "bugprone-*",
         "clang-analyzer-*",
         "performance-*",
