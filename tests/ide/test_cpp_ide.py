@@ -468,7 +468,8 @@ def test_generate_wrong_body_fails_its_covering_tests(
             .find(c.qualname)
             .returns  # type: ignore[union-attr]
         )
-        done = _execute(service, built, case, "```cpp\nreturn {};\n```")
+        wrong = "return 0;" if case.path.endswith(".c") else "return {};"  # C has no `{}`
+        done = _execute(service, built, case, f"```cpp\n{wrong}\n```")
         assert done.status is Status.FAILED and done.exc_type == "TestFailed", done.message
         done = _execute(service, built, case, "```cpp\nreturn nosuchthing;\n```")
         assert done.status is Status.FAILED and done.exc_type == "LoadError", done.message

@@ -63,8 +63,18 @@ def _parser() -> Parser:
     return Parser(Language(tree_sitter_cpp.language()))
 
 
+_CPLUSPLUS_GUARD = re.compile(
+    r"^[ \t]*#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus[ \t]*\)?)"
+    r"[ \t]*\n[ \t]*(?:extern[ \t]+\"C\"[ \t]*\{|\})[ \t]*(?://[^\n]*)?\n[ \t]*#[ \t]*endif[^\n]*$",
+    re.M,
+)
+
+
 def blank_macros(text: str) -> str:
-    """The text with export macros replaced by spaces (offsets kept)."""
+    """The text with export macros and C headers' `extern "C" {` guards (`#ifdef
+    __cplusplus` ... `#endif`, whose braces the grammar cannot pair) replaced by spaces
+    (offsets and lines kept)."""
+    text = _CPLUSPLUS_GUARD.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
     def blank(match: re.Match[str]) -> str:
         return " " * len(match.group(0))
