@@ -1,6 +1,7 @@
 """One content-addressed directory per key, built once: in scratch beside it, under a file
 lock, its manifest written last, renamed into place; a directory with its manifest is done and
-reused (by this process or another)."""
+reused (by this process or another). The toolchains other than Python (Node, Java, C/C++) build
+their environments this way, each with the sandbox's runner interpreter linked in."""
 
 from __future__ import annotations
 
@@ -9,10 +10,14 @@ import os
 import shutil
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from filelock import FileLock
+
+from pinbench.core.env import EnvError, EnvSpec
+from pinbench.envs.python.interpreters import discover
 
 
 def build_once(
@@ -41,3 +46,41 @@ def build_once(
         shutil.rmtree(final, ignore_errors=True)
         scratch.rename(final)
     return final, False
+
+
+def runner_python() -> Path:
+    """The newest CPython 3.8+ here: the sandbox's runner (standard library only) runs on it."""
+    found = [i for i in discover() if i.implementation == "CPython" and i.version >= (3, 8, 0)]
+    if not found:
+        raise EnvError("the sandbox's runner needs a CPython 3.8+ on this machine")
+    return max(found).path.resolve()
+
+
+class Resolved(Protocol):
+    @property
+    def spec(self) -> EnvSpec: ...
+
+
+R = TypeVar("R", bound=Resolved)
+
+
+@dataclass(frozen=True)
+class KeyedEnvironment(Generic[R]):
+    """An environment built by `build_once`, the runner's interpreter at `bin/python`; no warm
+    server (each run starts its own Node, JVM or build)."""
+
+    key: str
+    path: Path
+    resolution: R
+    reused: bool
+
+    @property
+    def interpreter(self) -> Path:
+        return self.path / "bin" / "python"
+
+    @property
+    def spec(self) -> EnvSpec:
+        return self.resolution.spec
+
+    def preload(self) -> tuple[str, ...]:
+        return ()

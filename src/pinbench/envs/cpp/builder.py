@@ -22,8 +22,7 @@ from typing import Any
 import pinbench.sandbox.inside as inside
 from pinbench.core.env import EnvError, EnvSpec
 from pinbench.core.paths import envs_dir
-from pinbench.envs.keyed import build_once
-from pinbench.envs.node.builder import _runner_python
+from pinbench.envs.keyed import KeyedEnvironment, build_once, runner_python
 from pinbench.sandbox.inside import _cpp as cpp_runner
 
 BUILDER_VERSION = 1
@@ -125,23 +124,8 @@ def _harness_digest() -> str:
     return digest.hexdigest()[:16]
 
 
-@dataclass(frozen=True)
-class CppEnvironment:
-    key: str
-    path: Path
-    resolution: Resolution
-    reused: bool
-
-    @property
-    def interpreter(self) -> Path:
-        return self.path / "bin" / "python"
-
-    @property
-    def spec(self) -> EnvSpec:
-        return self.resolution.spec
-
-    def preload(self) -> tuple[str, ...]:
-        return ()  # no warm server: each run builds
+class CppEnvironment(KeyedEnvironment["Resolution"]):
+    """A C/C++ environment (see the module)."""
 
 
 def resolve(spec: EnvSpec) -> Resolution:
@@ -184,7 +168,7 @@ def _install(resolution: Resolution, target: Path) -> dict[str, Any]:
     shutil.rmtree(target / "proof")
     bin_dir = target / "bin"
     bin_dir.mkdir()
-    (bin_dir / "python").symlink_to(_runner_python())
+    (bin_dir / "python").symlink_to(runner_python())
     chain = resolution.toolchain
     return {
         "toolchain": "cpp",

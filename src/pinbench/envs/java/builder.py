@@ -26,8 +26,7 @@ from pinbench.core.env import EnvError, EnvSpec
 from pinbench.core.paths import envs_dir
 from pinbench.envs import system
 from pinbench.envs.java import debian, maven
-from pinbench.envs.keyed import build_once
-from pinbench.envs.node.builder import _runner_python
+from pinbench.envs.keyed import KeyedEnvironment, build_once, runner_python
 
 BUILDER_VERSION = 1
 MANIFEST = "pinbench-env.json"
@@ -172,23 +171,8 @@ class Resolution:
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:20]
 
 
-@dataclass(frozen=True)
-class JavaEnvironment:
-    key: str
-    path: Path
-    resolution: Resolution
-    reused: bool
-
-    @property
-    def interpreter(self) -> Path:
-        return self.path / "bin" / "python"
-
-    @property
-    def spec(self) -> EnvSpec:
-        return self.resolution.spec
-
-    def preload(self) -> tuple[str, ...]:
-        return ()  # no warm server: each run starts its JVM
+class JavaEnvironment(KeyedEnvironment["Resolution"]):
+    """A Java environment (see the module)."""
 
 
 def resolve(spec: EnvSpec) -> Resolution:
@@ -279,7 +263,7 @@ def _install(resolution: Resolution, target: Path) -> dict[str, Any]:
     )
     bin_dir = target / "bin"
     bin_dir.mkdir()
-    (bin_dir / "python").symlink_to(_runner_python())
+    (bin_dir / "python").symlink_to(runner_python())
     for tool in ("java", "javac"):
         (bin_dir / tool).symlink_to(tools / tool)
     return {

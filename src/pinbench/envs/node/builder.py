@@ -24,10 +24,9 @@ from typing import Any
 
 from pinbench.core.env import EnvError, EnvSpec
 from pinbench.core.paths import cache_root, envs_dir
-from pinbench.envs.keyed import build_once
+from pinbench.envs.keyed import KeyedEnvironment, build_once, runner_python
 from pinbench.envs.node import registry, releases
 from pinbench.envs.node.store import materialize
-from pinbench.envs.python.interpreters import discover
 
 BUILDER_VERSION = 1
 MANIFEST = "pinbench-env.json"
@@ -71,28 +70,10 @@ class Resolution:
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:20]
 
 
-@dataclass(frozen=True)
-class NodeEnvironment:
-    key: str
-    path: Path
-    resolution: Resolution
-    reused: bool
-
-    @property
-    def interpreter(self) -> Path:
-        """What runs the sandbox's runner: a CPython linked into the environment."""
-        return self.path / "bin" / "python"
-
+class NodeEnvironment(KeyedEnvironment["Resolution"]):
     @property
     def node(self) -> Path:
         return self.path / "bin" / "node"
-
-    @property
-    def spec(self) -> EnvSpec:
-        return self.resolution.spec
-
-    def preload(self) -> tuple[str, ...]:
-        return ()  # no warm server for Node: nothing is imported ahead
 
     @property
     def install_scripts_not_run(self) -> list[str]:
@@ -127,14 +108,6 @@ def resolve(spec: EnvSpec) -> Resolution:
 
 
 @cache
-def _runner_python() -> Path:
-    """The newest CPython 3.8+ here: the sandbox's runner (standard library only) runs on it."""
-    found = [i for i in discover() if i.implementation == "CPython" and i.version >= (3, 8, 0)]
-    if not found:
-        raise EnvError("the Node toolchain needs a CPython 3.8+ to run the sandbox's runner")
-    return max(found).path.resolve()
-
-
 def ensure(spec: EnvSpec) -> NodeEnvironment:
     """The environment of `spec`, built now if it does not exist yet; raises EnvError."""
     return build(resolve(spec))
@@ -166,7 +139,7 @@ def _install(resolution: Resolution, target: Path) -> dict[str, Any]:
     _link(releases.binary(resolution.node), bin_dir / "node")
     harness = releases.HARNESS_NODE
     _link(releases.binary(harness), bin_dir / "harness-node")
-    (bin_dir / "python").symlink_to(_runner_python())
+    (bin_dir / "python").symlink_to(runner_python())
     return {
         "toolchain": "node",
         "node_version": resolution.node,

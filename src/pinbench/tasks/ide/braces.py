@@ -135,6 +135,19 @@ def summary(doc: str | None) -> str:
     return ""
 
 
+def tagged_comment(function: Function, said: str, fallback: str) -> str:
+    """A Javadoc-style comment (Java's Javadoc, C/C++'s Doxygen) for the function: the
+    summary (`fallback` when there is none), then every parameter, what it returns, and each
+    class it throws."""
+    lines = ["/**", f" * {said or fallback}", " *"]
+    lines += [f" * @param {p} the {words(p)} argument" for p in function.params]
+    if function.returns:
+        lines.append(" * @return the result")
+    lines += [f" * @throws {c} when the input is not acceptable" for c in function.throws]
+    lines.append(" */")
+    return "\n".join(lines)
+
+
 def words(name: str) -> str:
     """An identifier as words (`parseDuration` -> `parse duration`)."""
     spaced = "".join(" " + c.lower() if c.isupper() else c for c in name.strip("_#$"))

@@ -13,7 +13,7 @@ from pinbench.core.outcome import Limits
 from pinbench.core.tests import Focal, TestKind, TestSpec
 from pinbench.tasks.ide import brace_cases
 from pinbench.tasks.ide.brace_cases import Kit, functions, long
-from pinbench.tasks.ide.braces import words
+from pinbench.tasks.ide.braces import tagged_comment, words
 from pinbench.tasks.ide.cases import Case, Kind, Language, TestCase
 from pinbench.tasks.ide.cpp import edits, source, tidy
 from pinbench.tasks.ide.lint import Diagnostic, LintError
@@ -32,16 +32,8 @@ def sources(context: Context) -> list[str]:
 
 
 def synthesize(function: Function, said: str) -> str:
-    """A Doxygen comment for the function: the summary, then every parameter, what it
-    returns, and each class it throws."""
-    said = said or f"Carry out the {words(function.name)} step."
-    lines = ["/**", f" * {said}", " *"]
-    lines += [f" * @param {p} the {words(p)} argument" for p in function.params]
-    if function.returns:
-        lines.append(" * @return the result")
-    lines += [f" * @throws {c} when the input is not acceptable" for c in function.throws]
-    lines.append(" */")
-    return "\n".join(lines)
+    """A Doxygen comment for the function (`braces.tagged_comment`)."""
+    return tagged_comment(function, said, f"Carry out the {words(function.name)} step.")
 
 
 def documented(context: Context, function: Function) -> Function:

@@ -15,7 +15,7 @@ from pinbench.tasks.ide.brace_cases import (
     functions,
     long,
 )
-from pinbench.tasks.ide.braces import words
+from pinbench.tasks.ide.braces import tagged_comment, words
 from pinbench.tasks.ide.cases import Case, Kind, Language, TestCase
 from pinbench.tasks.ide.java import edits, javac, source
 from pinbench.tasks.ide.lint import Diagnostic, LintError
@@ -34,16 +34,10 @@ def sources(context: Context) -> list[str]:
 
 
 def synthesize(function: Function, said: str) -> str:
-    """A Javadoc comment for the method: the summary, then every parameter, what it returns,
-    and each class it throws."""
-    said = said or f"Carry out the {words(function.name)} step of this class."
-    lines = ["/**", f" * {said}", " *"]
-    lines += [f" * @param {p} the {words(p)} argument" for p in function.params]
-    if function.returns:
-        lines.append(" * @return the result")
-    lines += [f" * @throws {c} when the input is not acceptable" for c in function.throws]
-    lines.append(" */")
-    return "\n".join(lines)
+    """A Javadoc comment for the function (`braces.tagged_comment`)."""
+    return tagged_comment(
+        function, said, f"Carry out the {words(function.name)} step of this class."
+    )
 
 
 def _language(path: str) -> Language:
