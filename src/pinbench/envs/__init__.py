@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from pinbench.core.env import EnvError, Environment, EnvSpec
 from pinbench.envs.cpp import builder as cpp
+from pinbench.envs.csharp import builder as csharp
 from pinbench.envs.java import builder as java
 from pinbench.envs.node import builder as node
 from pinbench.envs.python import builder as python
@@ -19,6 +20,7 @@ TOOLCHAINS: dict[str, Callable[[EnvSpec], Environment]] = {
     "node": node.ensure,
     "java": java.ensure,
     "cpp": cpp.ensure,
+    "csharp": csharp.ensure,
 }
 
 
