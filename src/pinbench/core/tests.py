@@ -39,16 +39,25 @@ class TestKind(StrEnum):
     # a CMake repository's tests (GoogleTest, each test in a process of its own; other CTest
     # tests whole), built by clang, with the program written over one file
     CPP_REPO = "cpp-repo"
+    # a C# repository's NUnit tests on Mono (each test in a process of its own), its projects
+    # compiled by mcs, with the program written over one file
+    CSHARP_REPO = "csharp-repo"
 
     @property
     def is_repository(self) -> bool:
         """A repository's own suite, run with the program written over one of its files."""
-        return self in (TestKind.REPO, TestKind.NODE_REPO, TestKind.JAVA_REPO, TestKind.CPP_REPO)
+        return self in (
+            TestKind.REPO,
+            TestKind.NODE_REPO,
+            TestKind.JAVA_REPO,
+            TestKind.CPP_REPO,
+            TestKind.CSHARP_REPO,
+        )
 
     @property
     def builds(self) -> bool:
-        """Its run compiles and links a project in the sandbox's scratch (C/C++)."""
-        return self is TestKind.CPP_REPO
+        """Its run compiles and links a project in the sandbox's scratch (C/C++, C#)."""
+        return self in (TestKind.CPP_REPO, TestKind.CSHARP_REPO)
 
 
 def runner_modules(tests: Iterable[TestSpec | None]) -> tuple[str, ...]:
@@ -88,7 +97,8 @@ class TestSpec(BaseModel):
         description="repo kind: pytest node ids or paths to run (empty: all); node-repo kind: "
         "test files, or `file::full test name` ids, to run (the files are needed); java-repo "
         "kind: test files or `file::method` ids; cpp-repo kind: test files or `file::Suite.Test` "
-        "ids (`ctest::name` for a CTest test that is not GoogleTest)",
+        "ids (`ctest::name` for a CTest test that is not GoogleTest); csharp-repo kind: test files "
+        "or `file::Namespace.Fixture.Test` ids",
     )
     focal: Focal | None = Field(
         default=None,

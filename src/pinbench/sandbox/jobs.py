@@ -49,7 +49,12 @@ def job_for(program: str, test: TestSpec) -> dict[str, Any]:
 def _job(program: str, test: TestSpec) -> dict[str, Any]:
     if test.kind is TestKind.REPO:
         return _repo_job(program, test)
-    if test.kind in (TestKind.NODE_REPO, TestKind.JAVA_REPO, TestKind.CPP_REPO):
+    if test.kind in (
+        TestKind.NODE_REPO,
+        TestKind.JAVA_REPO,
+        TestKind.CPP_REPO,
+        TestKind.CSHARP_REPO,
+    ):
         return _suite_job(program, test)
     if test.kind is TestKind.JEST:
         module = test.module or "solution"
@@ -104,8 +109,8 @@ def _repo_job(program: str, test: TestSpec) -> dict[str, Any]:
 
 def _suite_job(program: str, test: TestSpec) -> dict[str, Any]:
     """A repository's suite run by pinbench's Node, Java or C/C++ runner (node-repo,
-    java-repo, cpp-repo). A C/C++ test with a focal function is a generated test: built as an
-    executable of its own."""
+    java-repo, cpp-repo, csharp-repo). A C/C++ or C# test with a focal function is a generated
+    test: built as an executable (an assembly) of its own."""
     if test.repo is None:
         raise ValueError(f"a {test.kind.value} test names no repository snapshot")
     files = dict(snapshots.tree(test.repo))
@@ -124,7 +129,7 @@ def _suite_job(program: str, test: TestSpec) -> dict[str, Any]:
         "focal": test.focal.model_dump(mode="json") if test.focal else None,
         "generated": (
             {"path": test.path, "focal": test.focal.path}
-            if test.kind is TestKind.CPP_REPO and test.focal and test.path
+            if test.kind in (TestKind.CPP_REPO, TestKind.CSHARP_REPO) and test.focal and test.path
             else None
         ),
         "record_bytes": MAX_REPO_PROOF_BYTES,

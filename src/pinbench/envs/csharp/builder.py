@@ -82,6 +82,7 @@ def toolchain() -> Toolchain:
 def _harness_digest() -> str:
     digest = hashlib.sha256(RUNNER.read_bytes())
     digest.update(PROFILER.read_bytes())
+    digest.update((INSIDE / "_csharp.py").read_bytes())  # the sandbox's side of a suite
     return digest.hexdigest()[:16]
 
 
@@ -131,10 +132,12 @@ def build(resolution: Resolution) -> CsharpEnvironment:
     return CsharpEnvironment(resolution.key, path, resolution, reused)
 
 
-def _tool(argv: list[str], what: str, cwd: Path | None = None, **kwargs: Any) -> str:
+def _tool(
+    argv: list[str], what: str, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> str:
     try:
         done = subprocess.run(
-            argv, capture_output=True, text=True, check=False, timeout=300, cwd=cwd, **kwargs
+            argv, capture_output=True, text=True, check=False, timeout=300, cwd=cwd, env=env
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise EnvError(f"{what}: {exc}") from exc
@@ -215,8 +218,13 @@ def _prove(chain: Toolchain, harness: Path, scratch: Path) -> None:
     mcs = [str(chain.mcs), "-debug", "-nologo", "-target:library"]
     _tool([*mcs, "-out:Proof.dll", "Numbers.cs"], "mcs cannot compile a library", scratch)
     _tool(
-        [*mcs, "-out:Proof.Tests.dll", "-r:Proof.dll", f"-r:{harness / 'nunit.framework.dll'}"]
-        + ["NumbersTests.cs"],
+        [
+            *mcs,
+            "-out:Proof.Tests.dll",
+            "-r:Proof.dll",
+            f"-r:{harness / 'nunit.framework.dll'}",
+            "NumbersTests.cs",
+        ],
         "mcs cannot compile an NUnit fixture",
         scratch,
     )

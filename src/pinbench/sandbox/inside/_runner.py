@@ -17,6 +17,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _cpp  # noqa: E402  (beside this file; imported before the sandbox hides it)
+import _csharp  # noqa: E402
 import _remote  # noqa: E402
 import _trusted  # noqa: E402
 import _values  # noqa: E402
@@ -1174,6 +1175,17 @@ def _run_cpp_repo(job, record):
     record["details"].update(extra)
 
 
+def _run_csharp_repo(job, record):
+    """A C# repository's NUnit tests on Mono (`_csharp.py`), with the program written over
+    one of its files, or, for a generated test, compiled as an assembly of its own."""
+    _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    outcomes, calls, functions, errors, failures, extra = _csharp.run(
+        job, CODEDIR, WORKDIR, job["env_root"]
+    )
+    _repo_verdict(job, record, outcomes, calls, functions, errors, failures)
+    record["details"].update(extra)
+
+
 GRADER_UID_OFFSET = 1000  # the grader's uid: the program's plus this (a uid of its own)
 
 
@@ -1873,6 +1885,7 @@ def run_job(job, in_server):
     runners["node-repo"] = _run_node_repo
     runners["java-repo"] = _run_java_repo
     runners["cpp-repo"] = _run_cpp_repo
+    runners["csharp-repo"] = _run_csharp_repo
     runner = runners[mode]
     try:
         runner(job, record)

@@ -1,0 +1,471 @@
+"""A C# repository's projects and NUnit suite on Mono, in the sandbox (Python 3.6+: it runs on
+the environment's interpreter, beside `_runner.py`, which calls `run`). `read_projects` is also
+the host's reader of the same `.csproj` files (with a hardened XML parser).
+
+Every `.csproj` is read (SDK-style: every `.cs` file under its directory; old-style: its
+`Compile` items), compiled by mcs in the order its project references ask, into one assembly
+per project; a project that does not compile fails the tests that need it, with mcs's errors.
+NUnit projects' tests are listed by pinbench's runner (`PinbenchNUnit.exe`) and each runs in a
+process of its own under pinbench's Mono profiler, which records the methods of the
+repository's own assemblies the test entered, with the file and line of each."""
+
+import fnmatch
+import json
+import os
+import re
+import subprocess
+
+TEST_SECONDS = 120
+FRAMEWORK = "/usr/lib/mono/4.5"
+TEST_PACKAGES = ("nunit", "microsoft.net.test.sdk", "nunit3testadapter", "nunittestadapter")
+_ERROR = re.compile(r"^(.+?)\((\d+),(\d+)\): error (CS\d+): (.*)$", re.M)
+
+
+def _local(tag):
+    return tag.rsplit("}", 1)[-1]
+
+
+def _items(root, name):
+    return [e for e in root.iter() if _local(e.tag) == name]
+
+
+def _property(root, name):
+    """A property's first value set without a condition (else the first one)."""
+    found = [e for e in _items(root, name) if (e.text or "").strip()]
+    plain = [e for e in found if "Condition" not in e.attrib]
+    chosen = (plain or found)[:1]
+    return chosen[0].text.strip() if chosen else ""
+
+
+def read_projects(files, read, fromstring):
+    """The repository's projects, from its file list (`read(path)` gives a file's text,
+    `fromstring` parses XML): name, directory, assembly, sources, references (framework
+    assemblies), packages, project references (paths), defines, unsafe, whether it is an
+    NUnit test project; a project that does not parse has `error`."""
+    projects = []
+    sources = [f for f in files if f.endswith(".cs") and not _generated_dir(f)]
+    csprojs = sorted(f for f in files if f.endswith(".csproj") and not _hidden(f))
+    project_dirs = [os.path.dirname(p) for p in csprojs]
+    for path in csprojs:
+        folder = os.path.dirname(path)
+        stem = os.path.basename(path)[: -len(".csproj")]
+        project = {"path": path, "name": stem, "dir": folder, "error": ""}
+        try:
+            root = fromstring(read(path))
+        except Exception as exc:  # any parser's error: the project is reported, not read
+            project["error"] = "%s does not parse: %s" % (path, exc)
+            projects.append(project)
+            continue
+        sdk = bool(root.attrib.get("Sdk")) or any(_local(e.tag) == "Sdk" for e in root)
+        mine = [
+            s
+            for s in sources
+            if _under(s, folder)
+            and not any(d != folder and _under(s, d) and len(d) > len(folder) for d in project_dirs)
+        ]
+        if sdk:
+            removed = [e.attrib.get("Remove", "") for e in _items(root, "Compile")]
+            chosen = [
+                s
+                for s in mine
+                if not any(
+                    r and fnmatch.fnmatch(_rel(s, folder), r.replace("\\", "/")) for r in removed
+                )
+            ]
+        else:
+            patterns = [
+                e.attrib.get("Include", "").replace("\\", "/") for e in _items(root, "Compile")
+            ]
+            chosen = [
+                s for s in mine if any(p and fnmatch.fnmatch(_rel(s, folder), p) for p in patterns)
+            ]
+        references = [
+            e.attrib.get("Include", "").split(",", 1)[0].strip() for e in _items(root, "Reference")
+        ]
+        packages = [e.attrib.get("Include", "").strip() for e in _items(root, "PackageReference")]
+        refs = [
+            os.path.normpath(os.path.join(folder, e.attrib.get("Include", "").replace("\\", "/")))
+            for e in _items(root, "ProjectReference")
+        ]
+        named = [r.lower() for r in references + packages]
+        project.update(
+            assembly=_property(root, "AssemblyName") or stem,
+            sources=sorted(chosen),
+            references=[r for r in references if r],
+            packages=[p for p in packages if p],
+            project_refs=[r.replace(os.sep, "/") for r in refs],
+            defines=[
+                d.strip()
+                for d in re.split(r"[;,]", _property(root, "DefineConstants"))
+                if d.strip() and "$" not in d
+            ],
+            unsafe=_property(root, "AllowUnsafeBlocks").lower() == "true",
+            test=any(n.startswith("nunit") for n in named),
+            sdk=sdk,
+        )
+        projects.append(project)
+    return projects
+
+
+def _hidden(path):
+    return any(p.startswith(".") for p in path.split("/")[:-1])
+
+
+def _generated_dir(path):
+    parts = path.split("/")[:-1]
+    return _hidden(path) or "bin" in parts or "obj" in parts
+
+
+def _under(path, folder):
+    return not folder or path.startswith(folder + "/")
+
+
+def _rel(path, folder):
+    return path[len(folder) + 1 :] if folder else path
+
+
+def order(projects):
+    """Projects in the order their references ask (a cycle: the rest in file order)."""
+    by_path = dict((p["path"], p) for p in projects)
+    done, result = set(), []
+    for _ in range(len(projects) + 1):
+        for project in projects:
+            if project["path"] in done:
+                continue
+            needs = [r for r in project.get("project_refs", []) if r in by_path]
+            if all(r in done for r in needs):
+                done.add(project["path"])
+                result.append(project)
+    result += [p for p in projects if p["path"] not in done]
+    return result
+
+
+def compile_flags(project, framework=FRAMEWORK):
+    """mcs's flags for a project's own settings: defines, unsafe code, the framework
+    assemblies it references (those the machine has)."""
+    flags = ["-nologo", "-debug", "-target:library", "-langversion:7.2", "-nowarn:1591"]
+    flags += ["-d:" + d for d in project.get("defines", [])]
+    if project.get("unsafe"):
+        flags.append("-unsafe")
+    for name in [
+        "System",
+        "System.Core",
+        "System.Xml",
+        "System.Xml.Linq",
+        "System.Data",
+    ] + project.get("references", []):
+        dll = name if name.endswith(".dll") else name + ".dll"
+        if os.path.exists(os.path.join(framework, dll)) or os.path.exists(
+            os.path.join(framework, "Facades", dll)
+        ):
+            if "-r:" + dll not in flags:
+                flags.append("-r:" + dll)
+    return flags
+
+
+# ---------------------------------------------------------------------- the sandbox's run
+
+
+def run(job, codedir, workdir, env_root):
+    """(outcomes, calls, functions, errors, failures, extra details)."""
+    import xml.etree.ElementTree as ElementTree
+
+    with open(os.path.join(env_root, "pinbench-env.json")) as handle:
+        env = json.load(handle)
+    files = []
+    for directory, dirs, names in os.walk(codedir):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in names:
+            files.append(
+                os.path.relpath(os.path.join(directory, name), codedir).replace(os.sep, "/")
+            )
+
+    def read(rel):
+        with open(os.path.join(codedir, rel), encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+
+    projects = read_projects(sorted(files), read, ElementTree.fromstring)
+    state = _State(job, env, env_root, codedir, workdir, projects, read)
+    state.compile_all()
+    state.run_tests()
+    return state.result()
+
+
+class _State(object):
+    def __init__(self, job, env, env_root, codedir, workdir, projects, read):
+        self.job, self.env, self.env_root = job, env, env_root
+        self.codedir, self.workdir, self.read = codedir, workdir, read
+        self.projects = projects
+        self.bin = os.path.join(workdir, "bin")
+        os.makedirs(self.bin)
+        self.outcomes, self.calls, self.functions, self.errors, self.failures = {}, {}, [], [], []
+        self.index = {}
+        self.built = {}  # project path -> its assembly's path (None: it did not compile)
+        self.harness = os.path.join(env_root, "harness")
+
+    def tool(self, name):
+        return self.env["tools"][name]
+
+    # ------------------------------------------------------------------ compile
+
+    def compile_all(self):
+        import shutil
+
+        shutil.copyfile(
+            os.path.join(self.env_root, self.env["nunit_framework"]),
+            os.path.join(self.bin, "nunit.framework.dll"),
+        )
+        for project in self.projects:
+            if project.get("error"):
+                self.errors.append(project["error"])
+        for project in order([p for p in self.projects if not p.get("error")]):
+            self.compile(project)
+        generated = self.job.get("generated")
+        if generated:
+            mains = [p for p in self.projects if not p.get("error") and not p["test"]]
+            project = {
+                "path": "(generated)",
+                "name": "PinbenchGenerated",
+                "assembly": "PinbenchGenerated",
+                "sources": [generated["path"]],
+                "references": sorted(set(r for p in mains for r in p.get("references", []))),
+                "project_refs": [p["path"] for p in mains],
+                "defines": [],
+                "unsafe": False,
+                "test": True,
+            }
+            self.projects.append(project)
+            self.compile(project)
+
+    def compile(self, project):
+        needs = [p for p in self.projects if p["path"] in project.get("project_refs", [])]
+        missing = [p["name"] for p in needs if not self.built.get(p["path"])]
+        if missing:
+            self.built[project["path"]] = None
+            self.fail_project(
+                project,
+                "%s needs %s, which did not compile" % (project["name"], ", ".join(missing)),
+            )
+            return
+        out = os.path.join(self.bin, project["assembly"] + ".dll")
+        argv = [self.tool("mcs")] + compile_flags(project) + ["-out:" + out]
+        argv += ["-r:" + self.built[p["path"]] for p in needs]
+        if project["test"]:
+            argv.append("-r:" + os.path.join(self.bin, "nunit.framework.dll"))
+        listing = os.path.join(self.workdir, project["assembly"] + ".sources")
+        with open(listing, "w") as handle:
+            handle.write("\n".join('"%s"' % s for s in project["sources"]))
+        code, text = _call(argv + ["@" + listing], self.codedir, 600)
+        if code != 0 or not os.path.exists(out):
+            self.built[project["path"]] = None
+            self.fail_project(
+                project, "%s does not compile:\n%s" % (project["name"], _errors_of(text))
+            )
+            return
+        self.built[project["path"]] = out
+
+    def fail_project(self, project, message):
+        """A project that did not compile: its test files fail (a main project's failure
+        fails every test project that needs it, in turn)."""
+        self.errors.append(message[:4000])
+        if project["test"]:
+            for source in project["sources"]:
+                self.outcomes[source + "::(file)"] = "failed"
+
+    # ------------------------------------------------------------------ tests
+
+    def run_tests(self):
+        selected = set(self.job.get("select") or [])
+        whole = set(s for s in selected if "::" not in s)
+
+        def wanted(test_id):
+            return not selected or test_id in selected or test_id.split("::", 1)[0] in whole
+
+        mains = [
+            p["assembly"] for p in self.projects if not p["test"] and self.built.get(p["path"])
+        ]
+        generated = self.job.get("generated")
+        for project in self.projects:
+            dll = self.built.get(project["path"])
+            if not project["test"] or not dll:
+                continue
+            if generated and project["path"] != "(generated)":
+                continue
+            classes = self.fixture_files(project)
+            for name, state in self.list(dll):
+                rel = classes.get(name.split("(", 1)[0].rsplit(".", 1)[0].rsplit(".", 1)[-1])
+                test_id = "%s::%s" % (rel or project["path"], name)
+                if not wanted(test_id):
+                    continue
+                if state in ("Ignored", "Explicit", "Skipped"):
+                    self.outcomes[test_id] = "skipped"
+                    continue
+                self.run_one(dll, name, test_id, mains)
+
+    def fixture_files(self, project):
+        found = {}
+        for source in project["sources"]:
+            for match in re.finditer(r"\bclass\s+(\w+)", self.read(source)):
+                found.setdefault(match.group(1), source)
+        return found
+
+    def list(self, dll):
+        code, text = _call(
+            [
+                self.tool("mono"),
+                "--debug",
+                os.path.join(self.env_root, self.env["runner"]),
+                dll,
+                "--list",
+            ],
+            self.bin,
+            120,
+        )
+        tests = []
+        for line in text.splitlines():
+            if "\t" in line:
+                name, state = line.rsplit("\t", 1)
+                tests.append((name.strip(), state.strip()))
+        if not tests and code != 0:
+            self.errors.append(
+                "%s: its tests cannot be listed (exit status %s): %s"
+                % (os.path.basename(dll), code, text[-1500:])
+            )
+        return tests
+
+    def run_one(self, dll, name, test_id, mains):
+        trace = os.path.join(self.workdir, "trace.txt")
+        if os.path.exists(trace):
+            os.remove(trace)
+        argv = [self.tool("mono"), "--debug"]
+        if self.job.get("trace") and mains:
+            argv.append("--profile=%s:%s" % (self.env["profiler"], ",".join(mains)))
+        argv += [os.path.join(self.env_root, self.env["runner"]), dll, name]
+        env = dict(
+            os.environ,
+            LD_LIBRARY_PATH=os.path.join(self.env_root, self.env["profiler_dir"]),
+            MONO_PERTEST_OUT=trace,
+        )
+        code, text = _call(argv, self.bin, TEST_SECONDS, env=env)
+        finish = None
+        for line in text.splitlines():
+            if line.startswith("@@T "):
+                try:
+                    event = json.loads(line[4:])
+                except ValueError:
+                    continue
+                if event.get("event") == "finish" and event.get("name") == name:
+                    finish = event
+                elif event.get("event") in (
+                    "process_exit_during_test",
+                    "suite_problem",
+                    "unhandled",
+                ):
+                    self.failures.append(
+                        ("%s: %s" % (test_id, event.get("message") or event.get("event")))[:2000]
+                    )
+        outcome = "failed"
+        if code is None:
+            self.failures.append("%s: it ran over %d seconds" % (test_id, TEST_SECONDS))
+        elif finish is None:
+            self.failures.append(
+                (
+                    "%s: the process ended (exit status %s) before the test finished: %s"
+                    % (test_id, code, text[-1500:])
+                )[:2000]
+            )
+        elif finish.get("state") == "Success":
+            outcome = "passed"
+        elif finish.get("state") in ("Ignored", "Skipped", "Inconclusive"):
+            outcome = "skipped"
+        else:
+            self.failures.append(
+                ("%s: %s %s" % (test_id, finish.get("state"), finish.get("message") or ""))[:2000]
+            )
+        self.outcomes[test_id] = outcome
+        if self.job.get("trace"):
+            self.read_trace(test_id, trace)
+
+    def read_trace(self, test_id, trace):
+        """The methods the test entered (setup included: one test per process), as
+        `path:line:name`; the profiler's first line proves it was loaded."""
+        try:
+            with open(trace, encoding="utf-8", errors="replace") as handle:
+                lines = handle.read().splitlines()
+        except OSError:
+            lines = []
+        if not lines or not lines[0].startswith("P\t"):
+            self.errors.append("%s: pinbench's profiler recorded nothing" % test_id)
+            return
+        ids = set()
+        for line in lines:
+            parts = line.split("\t")
+            if parts[0] != "M" or len(parts) < 4 or not parts[3].isdigit() or parts[3] == "0":
+                continue
+            path = os.path.normpath(parts[2])
+            if not path.startswith(self.codedir + os.sep):
+                continue
+            rel = os.path.relpath(path, self.codedir).replace(os.sep, "/")
+            key = "%s:%s:%s" % (rel, parts[3], method_name(parts[1]))
+            if key not in self.index:
+                self.index[key] = len(self.functions)
+                self.functions.append(key)
+            ids.add(self.index[key])
+        self.calls[test_id] = ids
+
+    def result(self):
+        targets = dict(
+            (
+                p["name"],
+                {
+                    "type": "TEST_LIBRARY" if p["test"] else "LIBRARY",
+                    "sources": p.get("sources", []),
+                },
+            )
+            for p in self.projects
+            if not p.get("error") and p["path"] != "(generated)"
+        )
+        return (
+            self.outcomes,
+            self.calls,
+            self.functions,
+            self.errors,
+            self.failures,
+            {"targets": targets},
+        )
+
+
+def method_name(full):
+    """A method's own name from Mono's `Ns.Outer/Inner:Method (int,string)`: a constructor is
+    named after its class, a property accessor after its property."""
+    owner, _, rest = full.partition(":")
+    name = rest.split(" (", 1)[0].split("<", 1)[0]
+    if name in (".ctor", ".cctor"):
+        return re.split(r"[./]", owner.split("`", 1)[0])[-1]
+    if name.startswith(("get_", "set_")):
+        return name[4:]
+    return name
+
+
+def _errors_of(text):
+    found = [m.group(0) for m in _ERROR.finditer(text)]
+    return "\n".join(found[:20])[:3000] if found else text[-3000:]
+
+
+def _call(argv, cwd, timeout, env=None):
+    """(exit status, or None when it ran over `timeout` seconds; its output, as text)."""
+    try:
+        done = subprocess.run(
+            argv,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired as exc:
+        return None, (exc.output or b"").decode("utf-8", "replace")
+    except OSError as exc:
+        return 127, str(exc)
+    return done.returncode, done.stdout.decode("utf-8", "replace")
