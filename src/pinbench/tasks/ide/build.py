@@ -25,6 +25,7 @@ from pinbench.envs.python.builder import ensure, interpreters
 from pinbench.envs.python.interpreters import uv_binary, uv_environ
 from pinbench.execution.local import ExecutionService
 from pinbench.tasks.ide.cpp import build as cpp_build
+from pinbench.tasks.ide.csharp import build as csharp_build
 from pinbench.tasks.ide.java import build as java_build
 from pinbench.tasks.ide.node import build as node_build
 from pinbench.tasks.ide.repo import (
@@ -70,7 +71,7 @@ def build_repo(
                     return build, env
         except ValueError:
             pass
-    for agent in (node_build, java_build, cpp_build):
+    for agent in (node_build, java_build, cpp_build, csharp_build):
         if agent.detect(snap):
             build, env = agent.build(snap, service, name or source.resolve().name)
             memo.write_text(build.model_dump_json(indent=1))

@@ -21,6 +21,7 @@ class Language(StrEnum):
     TYPESCRIPT = "typescript"
     JAVA = "java"
     CPP = "cpp"  # C and C++
+    CSHARP = "csharp"
 
 
 class Kind(StrEnum):
@@ -41,7 +42,7 @@ class _Case(BaseModel):
     language: Language = Field(default=Language.PYTHON, description="the language of `path`")
     toolchain_version: str = Field(
         description="the toolchain release the environment has (Python X.Y, Node X.Y.Z, "
-        "Java: release and JDK, C/C++: clang, CMake and the language standard)",
+        "Java: release and JDK, C/C++: clang, CMake and the language standard, C#: Mono and NUnit)",
         validation_alias=AliasChoices("toolchain_version", "python_version"),
     )
     path: str = Field(description="the file the case is about")

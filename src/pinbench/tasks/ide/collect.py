@@ -36,6 +36,7 @@ from pinbench.tasks.ide.cases import (
     TestCase,
 )
 from pinbench.tasks.ide.cpp import collect as cpp_collect
+from pinbench.tasks.ide.csharp import collect as csharp_collect
 from pinbench.tasks.ide.edits import (
     Located,
     docstring_node,
@@ -98,6 +99,8 @@ def collect(context: Context, kinds: Iterable[Kind]) -> Collection:
         return java_collect.collect(context, kinds)
     if context.build.ecosystem == "cpp":
         return cpp_collect.collect(context, kinds)
+    if context.build.ecosystem == "csharp":
+        return csharp_collect.collect(context, kinds)
     result = Collection()
     collectors: dict[Kind, Callable[[Context, Collection], list[Case]]] = {
         Kind.DOC: _doc,

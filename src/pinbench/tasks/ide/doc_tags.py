@@ -55,6 +55,30 @@ def read(doc: str, backslash: bool = False) -> Tags:
     return Tags(" ".join(d for d in description if d), tuple(params), returns, tuple(throws))
 
 
+def read_xml(doc: str) -> Tags | None:
+    """A C# XML documentation comment (a run of `///` lines) as tags: `<summary>`,
+    `<param name>`, `<returns>`, `<exception cref>` (`T:System.ArgumentException` names
+    `ArgumentException`); None when it is not well-formed XML."""
+    from defusedxml import ElementTree
+    from defusedxml.common import DefusedXmlException
+
+    body = "\n".join(re.sub(r"^\s*///", "", line) for line in doc.strip().splitlines())
+    try:
+        root = ElementTree.fromstring(f"<doc>{body}</doc>")
+    except (ElementTree.ParseError, DefusedXmlException):
+        return None
+    summary = root.find("summary")
+    description = " ".join("".join(summary.itertext()).split()) if summary is not None else ""
+    params = tuple(p.get("name", "") for p in root.findall("param") if p.get("name"))
+    returns = any("".join(r.itertext()).strip() for r in root.findall("returns"))
+    throws = tuple(
+        _class_name(e.get("cref", "").split(":", 1)[-1])
+        for e in root.findall("exception")
+        if e.get("cref")
+    )
+    return Tags(description, params, returns, throws)
+
+
 def _class_name(text: str) -> str:
     """`java.io.IOException`, `std::invalid_argument<...>` -> the class's own name."""
     return re.split(r"\.|::", text.split("<", 1)[0])[-1]

@@ -39,6 +39,7 @@ from pinbench.tasks.ide.cases import (
     WorkspaceCase,
 )
 from pinbench.tasks.ide.cpp.editor import CppEditor
+from pinbench.tasks.ide.csharp.editor import CsharpEditor
 from pinbench.tasks.ide.editor import Editor, PythonEditor
 from pinbench.tasks.ide.edits import Region, splice, text_of
 from pinbench.tasks.ide.java.editor import JavaEditor
@@ -54,6 +55,7 @@ _LANGUAGE_NAMES = {
     "typescript": "TypeScript",
     "java": "Java",
     "cpp": "C/C++",
+    "csharp": "C#",
 }
 _CONTEXT_LINES = 80  # of the file shown around the place a case is about
 _TOP_SNIPPETS = 3
@@ -72,6 +74,7 @@ _EDITORS: dict[Language, Editor] = {
     Language.TYPESCRIPT: NodeEditor(Language.TYPESCRIPT),
     Language.JAVA: JavaEditor(),
     Language.CPP: CppEditor(),
+    Language.CSHARP: CsharpEditor(),
 }
 
 C = TypeVar("C", DocCase, FixCase, GenerateCase, TestCase, WorkspaceCase)
