@@ -24,25 +24,13 @@ namespace Invoicing
             this.currency = Currencies.Normalize(currency);
         }
 
-        public decimal Value
-        {
-            get { return value; }
-        }
+        public decimal Value => value;
 
-        public string Currency
-        {
-            get { return currency; }
-        }
+        public string Currency => currency;
 
-        public bool IsZero
-        {
-            get { return value == 0m; }
-        }
+        public bool IsZero => value == 0m;
 
-        public bool IsNegative
-        {
-            get { return value < 0m; }
-        }
+        public bool IsNegative => value < 0m;
 
         public static Amount Zero(string currency)
         {
@@ -191,16 +179,6 @@ namespace Invoicing
             string number = Math.Round(value, digits, MidpointRounding.AwayFromZero)
                 .ToString("F" + digits, CultureInfo.InvariantCulture);
             return (currency ?? "XXX") + " " + number;
-        }
-
-        public static Amount operator +(Amount left, Amount right)
-        {
-            return left.Add(right);
-        }
-
-        public static Amount operator -(Amount left, Amount right)
-        {
-            return left.Subtract(right);
         }
 
         public static bool operator ==(Amount left, Amount right)

@@ -63,11 +63,6 @@ namespace Invoicing
             this.percent = percent;
         }
 
-        public decimal Percent
-        {
-            get { return percent; }
-        }
-
         protected override Amount Reduction(Amount remaining)
         {
             return remaining.Percent(percent);
@@ -89,10 +84,7 @@ namespace Invoicing
             this.amount = amount;
         }
 
-        public Amount Amount
-        {
-            get { return amount; }
-        }
+        public Amount Amount => amount;
 
         public string Describe()
         {

@@ -45,15 +45,9 @@ namespace Invoicing
 
         public DateTime Due { get; }
 
-        public IReadOnlyList<LineItem> Items
-        {
-            get { return items; }
-        }
+        public IReadOnlyList<LineItem> Items => items;
 
-        public IReadOnlyList<Discount> Discounts
-        {
-            get { return discounts; }
-        }
+        public IReadOnlyList<Discount> Discounts => discounts;
 
         /// <summary>
         /// Adds a line item; an item equal to one already on the invoice adds its quantity to
@@ -84,17 +78,6 @@ namespace Invoicing
                 }
             }
             items.Add(item);
-        }
-
-        public bool RemoveItem(string description)
-        {
-            int index = items.FindIndex(item => item.Description == description);
-            if (index < 0)
-            {
-                return false;
-            }
-            items.RemoveAt(index);
-            return true;
         }
 
         public void AddDiscount(Discount discount)
@@ -156,11 +139,6 @@ namespace Invoicing
                 throw new ArgumentNullException(nameof(taxes));
             }
             return NetTotal().Add(taxes.TotalTax(this));
-        }
-
-        public bool IsOverdue(DateTime today)
-        {
-            return today.Date > Due;
         }
 
         /// <summary>

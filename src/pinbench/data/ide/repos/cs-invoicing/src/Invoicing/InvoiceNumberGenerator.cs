@@ -1,5 +1,6 @@
 using System;
 using System.Globalization;
+using System.Linq;
 
 namespace Invoicing
 {
@@ -24,7 +25,7 @@ namespace Invoicing
         /// <exception cref="ArgumentOutOfRangeException"><paramref name="digits"/> is out of range.</exception>
         public InvoiceNumberGenerator(string prefix = "INV", int digits = 4)
         {
-            if (string.IsNullOrEmpty(prefix) || !IsLetters(prefix))
+            if (string.IsNullOrEmpty(prefix) || !prefix.All(char.IsLetter))
             {
                 throw new ArgumentException("the prefix must be letters only", nameof(prefix));
             }
@@ -34,11 +35,6 @@ namespace Invoicing
             }
             this.prefix = prefix.ToUpperInvariant();
             this.digits = digits;
-        }
-
-        public string Prefix
-        {
-            get { return prefix; }
         }
 
         /// <summary>
@@ -113,18 +109,6 @@ namespace Invoicing
                 return false;
             }
             return sequence > 0;
-        }
-
-        private static bool IsLetters(string text)
-        {
-            foreach (char c in text)
-            {
-                if (!char.IsLetter(c))
-                {
-                    return false;
-                }
-            }
-            return true;
         }
 
         private static bool IsDigits(string text)

@@ -41,10 +41,7 @@ namespace Invoicing
 
         public string TaxCategory { get; }
 
-        public string Currency
-        {
-            get { return UnitPrice.Currency; }
-        }
+        public string Currency => UnitPrice.Currency;
 
         /// <summary>
         /// The line's net amount: quantity times unit price, rounded to the currency's minor unit.
@@ -71,11 +68,6 @@ namespace Invoicing
                 && Quantity == other.Quantity
                 && UnitPrice == other.UnitPrice
                 && TaxCategory == other.TaxCategory;
-        }
-
-        public override string ToString()
-        {
-            return Quantity + " x " + Description + " @ " + UnitPrice;
         }
     }
 }

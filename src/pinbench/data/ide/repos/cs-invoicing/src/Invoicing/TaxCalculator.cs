@@ -49,11 +49,6 @@ namespace Invoicing
             return this;
         }
 
-        public bool HasRate(string category)
-        {
-            return category != null && rates.ContainsKey(category.Trim());
-        }
-
         public decimal RateFor(string category)
         {
             decimal percent;
@@ -104,22 +99,6 @@ namespace Invoicing
                 total = total.Add(tax);
             }
             return total;
-        }
-
-        /// <summary>
-        /// The tax contained in a gross (tax-inclusive) amount: 119.00 at 19 percent holds 19.00.
-        /// </summary>
-        /// <param name="gross">The amount including tax.</param>
-        /// <param name="percent">The tax rate in percent.</param>
-        /// <returns>The tax part, rounded to the currency's minor unit.</returns>
-        /// <exception cref="ArgumentOutOfRangeException"><paramref name="percent"/> is negative.</exception>
-        public static Amount TaxIncluded(Amount gross, decimal percent)
-        {
-            if (percent < 0m)
-            {
-                throw new ArgumentOutOfRangeException(nameof(percent), "a tax rate is not negative");
-            }
-            return gross.Multiply(percent / (100m + percent)).Round();
         }
 
         private static Dictionary<string, Amount> SpreadDiscount(
