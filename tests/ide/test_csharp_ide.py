@@ -1,0 +1,463 @@
+"""The IDE scenarios on C# repositories, end to end with real parts: the shipped repositories
+built by the .csproj build agent (Debian's Mono, mcs and NUnit 2.6), compiled in the sandbox,
+each NUnit test run in a process of its own under pinbench's runner and Mono profiler; mcs's
+warnings and the XML documentation check on the host; good answers pass, plausible wrong ones
+fail, hostile tests do not pass."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from pinbench.core import snapshots
+from pinbench.core.env import EnvError, Environment, EnvSpec
+from pinbench.core.outcome import Execution, Limits, Status
+from pinbench.core.tests import TestKind
+from pinbench.envs.csharp import builder
+from pinbench.execution.local import ExecutionService
+from pinbench.sandbox.inside import _csharp as runner
+from pinbench.tasks.ide.build import build_repo
+from pinbench.tasks.ide.cases import Case, DocCase, FixCase, GenerateCase, Kind, Language, TestCase
+from pinbench.tasks.ide.collect import builtin_repositories, collect
+from pinbench.tasks.ide.csharp import edits, mcs, source
+from pinbench.tasks.ide.repo import RepoBuild, RepoRejected
+from pinbench.tasks.ide.selection import Context, Quotas
+from pinbench.tasks.ide.task import IdeTask, item_of, prompt
+
+CSHARP_REPOS = ("cs-invoicing", "cs-textgrid")
+
+
+@dataclass(frozen=True)
+class Built:
+    build: RepoBuild
+    env: Environment
+    cases: list[Case]
+
+
+@pytest.fixture(scope="module")
+def service() -> Iterator[ExecutionService]:
+    with ExecutionService(jobs=2) as svc:
+        yield svc
+
+
+@pytest.fixture(scope="module")
+def repos(service: ExecutionService) -> dict[str, Built]:
+    found = {}
+    for path in builtin_repositories():
+        if path.name in CSHARP_REPOS:
+            build, env = build_repo(path, service)
+            context = Context(build, env, snapshots.load(build.snapshot), service, Quotas())
+            found[path.name] = Built(build, env, collect(context, list(Kind)).cases)
+    assert set(found) == set(CSHARP_REPOS)
+    return found
+
+
+def _planted(repo: str) -> set[tuple[str, int, str]]:
+    text = (next(p for p in builtin_repositories() if p.name == repo) / "PLANTED.md").read_text()
+    rows = set()
+    for line in text.splitlines():
+        cells = [c.strip().strip("`").strip("[]") for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 4 and cells[1].isdigit():
+            rows.add((cells[0], int(cells[1]), cells[3]))
+    return rows
+
+
+def _execute(
+    service: ExecutionService, built: Built, case: GenerateCase | TestCase, answer: str
+) -> Execution:
+    item = item_of(case)
+    program = IdeTask().program(item, answer)
+    assert item.hidden_test is not None and item.hidden_test.kind is TestKind.CSHARP_REPO
+    return service.run(built.env, program, item.hidden_test, Limits(wall_seconds=300), ())
+
+
+def _static(case: Case, answer: str) -> tuple[dict[str, float], bool | None]:
+    task, item = IdeTask(), item_of(case)
+    scores = task.score(item, answer, None)
+    return scores, task.verdict(item, scores)
+
+
+# ------------------------------------------------------------------ reading the source
+
+
+SAMPLE = """using System;
+
+namespace Shop.Billing
+{
+    public class Invoice
+    {
+        private readonly decimal rate = 0.2m;
+
+        /// <summary>Make an invoice.</summary>
+        /// <param name="number">its number</param>
+        public Invoice(int number)
+        {
+            Number = number;
+        }
+
+        public int Number { get; }
+
+        /// <summary>The total with tax.</summary>
+        /// <param name="net">the net amount</param>
+        /// <returns>the gross amount</returns>
+        /// <exception cref="T:System.ArgumentException">when net is negative</exception>
+        [Obsolete]
+        public decimal Gross(decimal net)
+        {
+            if (net < 0)
+            {
+                throw new ArgumentException("negative");
+            }
+            Func<int, int> f = x => { throw new InvalidOperationException(); };
+            return net * (1 + rate);
+        }
+
+        private static int Helper(params int[] xs) => xs.Length;
+    }
+}
+"""
+
+
+def test_the_outline_reads_methods_constructors_xml_docs_and_what_they_throw() -> None:
+    found = source.outline("src/Shop/Invoice.cs", SAMPLE)
+    by_name = {f.qualname: f for f in found.functions}
+    assert set(by_name) == {
+        "Shop.Billing.Invoice.Invoice",
+        "Shop.Billing.Invoice.Gross",
+        "Shop.Billing.Invoice.Helper",
+    }
+    gross = by_name["Shop.Billing.Invoice.Gross"]
+    assert gross.line == 22 and gross.end == 31 and gross.body == (24, 31)  # its attribute
+    assert gross.body_whole_lines and gross.doc_lines == (18, 21) and gross.returns
+    assert gross.params == ("net",) and gross.exported and gross.throws == ("ArgumentException",)
+    assert gross.lines == (22, 23, 24)  # Mono starts a method at its opening brace
+    ctor = by_name["Shop.Billing.Invoice.Invoice"]
+    assert not ctor.returns and ctor.params == ("number",) and 7 in ctor.lines  # initializer
+    helper = by_name["Shop.Billing.Invoice.Helper"]
+    assert helper.private and helper.body is None
+    assert found.classes == (("Shop.Billing.Invoice", 5, 34),)
+    assert source.region(SAMPLE, 27) == (18, 31)
+    assert source.parses(SAMPLE) and not source.parses(SAMPLE.replace("return net", "return ne t"))
+
+
+def test_the_xml_doc_check_names_every_missing_part() -> None:
+    path = "src/Shop/Invoice.cs"
+    assert source.check_doc(path, SAMPLE, "Shop.Billing.Invoice.Gross") == ()
+    assert source.check_doc(path, SAMPLE, "Shop.Billing.Invoice.Invoice") == ()
+    bare = SAMPLE.replace("        /// <returns>the gross amount</returns>\n", "").replace(
+        'name="net"', 'name="amount"'
+    )
+    joined = " ".join(source.check_doc(path, bare, "Shop.Billing.Invoice.Gross"))
+    assert "no @param for net" in joined and "@param amount names no parameter" in joined
+    assert "no @return" in joined
+    broken = SAMPLE.replace("<summary>The total with tax.</summary>", "<summary>The total")
+    assert source.check_doc(path, broken, "Shop.Billing.Invoice.Gross") == (
+        "the XML documentation comment is not well-formed XML",
+    )
+    hostile = SAMPLE.replace(
+        "/// <summary>The total with tax.</summary>",
+        '/// <!DOCTYPE d [<!ENTITY e "x">]><summary>&e;</summary>',
+    )
+    assert "not well-formed" in " ".join(
+        source.check_doc(path, hostile, "Shop.Billing.Invoice.Gross")
+    )
+
+
+def test_projects_are_read_from_sdk_and_old_style_csproj() -> None:
+    from xml.etree import ElementTree
+
+    files = {
+        "src/Lib/Lib.csproj": '<Project Sdk="Microsoft.NET.Sdk"><ItemGroup>'
+        '<Compile Remove="Old/**" /><Reference Include="System.Xml, Version=4.0.0.0" />'
+        "</ItemGroup></Project>",
+        "src/Lib/A.cs": "",
+        "src/Lib/Old/B.cs": "",
+        "src/Lib/obj/Gen.cs": "",
+        "tests/T/T.csproj": '<Project xmlns="http://schemas.microsoft.com/developer/msbuild/2003">'
+        "<PropertyGroup><DefineConstants>DEBUG;TRACE</DefineConstants>"
+        "<SignAssembly>true</SignAssembly><AssemblyOriginatorKeyFile>..\\k.snk"
+        "</AssemblyOriginatorKeyFile></PropertyGroup><ItemGroup>"
+        '<Compile Include="ATest.cs" /><Reference Include="nunit.framework" />'
+        '<ProjectReference Include="..\\..\\src\\Lib\\Lib.csproj" /></ItemGroup></Project>',
+        "tests/T/ATest.cs": "",
+        "tests/T/Unlisted.cs": "",
+    }
+    projects = runner.read_projects(sorted(files), files.__getitem__, ElementTree.fromstring)
+    lib, tests = projects
+    assert lib["sources"] == ["src/Lib/A.cs"] and lib["references"] == ["System.Xml"]
+    assert not lib["test"] and tests["test"] and tests["sources"] == ["tests/T/ATest.cs"]
+    assert tests["project_refs"] == ["src/Lib/Lib.csproj"] and tests["defines"] == [
+        "DEBUG",
+        "TRACE",
+    ]
+    assert tests["unsigned"]  # its key file is not in the snapshot
+    assert [p["name"] for p in runner.order([tests, lib])] == ["Lib", "T"]
+    assert runner.unsigned_copy('[assembly: InternalsVisibleTo ("T, PublicKey=00240000")]') == (
+        '[assembly: InternalsVisibleTo ("T")]'
+    )
+    assert runner.method_name("Shop.Billing.Invoice:.ctor (int)") == "Invoice"
+    assert runner.method_name("Shop.Outer/Inner:get_Total ()") == "Total"
+    assert runner.method_name("Shop.Box`1<int>:Get ()") == "Get"
+
+
+def test_mcs_output_is_read_with_rule_line_and_column() -> None:
+    output = (
+        "src/A.cs(13,17): warning CS0219: The variable `x' is assigned but its value is never used\n"
+        "src/A.cs(21,13): warning CS0162: Unreachable code detected\n"
+        "src/A.cs(21,13): warning CS0162: Unreachable code detected\n"
+        "Compilation succeeded - 2 warning(s)\n"
+    )
+    first, second = mcs.parse(output)
+    assert (first.path, first.line, first.column, first.rule) == ("src/A.cs", 13, 17, "CS0219")
+    assert second.rule == "CS0162" and second.severity == "warning"
+
+
+def test_an_environment_for_another_mono_or_with_pins_is_an_environment_error() -> None:
+    with pytest.raises(EnvError, match="Mono 99 is asked for"):
+        builder.resolve(EnvSpec(toolchain="csharp", version="99", pins=()))
+    with pytest.raises(EnvError, match="take no pins"):
+        builder.resolve(EnvSpec(toolchain="csharp", version=None, pins=("Newtonsoft.Json==13",)))
+
+
+# ------------------------------------------------------------------ the build agent
+
+
+def _project(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
+SDK = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net472</TargetFramework>'
+TESTS = (
+    SDK + '</PropertyGroup><ItemGroup><ProjectReference Include="../../src/Lib/Lib.csproj" />'
+    '<PackageReference Include="NUnit" Version="2.6.4" /></ItemGroup></Project>'
+)
+LIB = (
+    "namespace Lib {\n    public static class Numbers {\n        public static int Twice(int x)\n"
+    "        {\n            int y = x;\n            return 2 * y;\n        }\n"
+    "        public static int Never(int x)\n        {\n            return x;\n        }\n    }\n}\n"
+)
+
+
+def test_a_suite_runs_each_test_alone_and_a_test_file_that_does_not_compile_fails_alone(
+    service: ExecutionService, tmp_path: Path
+) -> None:
+    repo = _project(
+        tmp_path / "suite",
+        {
+            "src/Lib/Lib.csproj": SDK + "</PropertyGroup></Project>",
+            "src/Lib/Numbers.cs": LIB,
+            "tests/Lib.Tests/Lib.Tests.csproj": TESTS,
+            "tests/Lib.Tests/NumbersTests.cs": (
+                "using System;\nusing NUnit.Framework;\nnamespace Lib.Tests {\n"
+                "  [TestFixture]\n  public class NumbersTests {\n"
+                "    [Test] public void Twice() { Assert.AreEqual(4, Numbers.Twice(2)); }\n"
+                "    [Test] public void Wrong() { Assert.AreEqual(5, Numbers.Twice(2)); }\n"
+                "    [Test] public void Exits() { Environment.Exit(0); }\n"
+                "    [TestCase(1, 2)] [TestCase(3, 6)]\n"
+                "    public void Cases(int x, int y) { Assert.AreEqual(y, Numbers.Twice(x)); }\n"
+                '    [Test, Ignore("later")] public void Later() { }\n  }\n}\n'
+            ),
+        },
+    )
+    build, _ = build_repo(repo, service)
+    prefix = "tests/Lib.Tests/NumbersTests.cs::Lib.Tests.NumbersTests."
+    assert build.baseline.outcomes == {
+        prefix + "Twice": "passed",
+        prefix + "Wrong": "failed",
+        prefix + "Exits": "failed",  # it ended the process: not a pass
+        prefix + "Cases(1,2)": "passed",
+        prefix + "Cases(3,6)": "passed",
+        prefix + "Later": "skipped",
+    }
+    assert build.baseline.covering("src/Lib/Numbers.cs", "Twice", {3, 4}) == [
+        prefix + "Cases(1,2)",
+        prefix + "Cases(3,6)",
+        prefix + "Twice",
+    ]
+    assert build.baseline.covering("src/Lib/Numbers.cs", "Never", {8, 9}) == []
+    assert build.ecosystem == "csharp" and build.toolchain_version.startswith("Mono 6.")
+    assert any("NUnit" in n for n in build.notes)
+    broken = _project(
+        tmp_path / "broken",
+        {
+            "src/Lib/Lib.csproj": SDK + "</PropertyGroup></Project>",
+            "src/Lib/Numbers.cs": LIB.replace("return x;", "return undefinedName;"),
+            "tests/Lib.Tests/Lib.Tests.csproj": TESTS,
+            "tests/Lib.Tests/NumbersTests.cs": "using NUnit.Framework;\n",
+        },
+    )
+    with pytest.raises(RepoRejected, match="undefinedName"):
+        build_repo(broken, service)
+    xunit = _project(
+        tmp_path / "xunit",
+        {
+            "src/Lib/Lib.csproj": SDK + "</PropertyGroup></Project>",
+            "tests/T/T.csproj": SDK
+            + '</PropertyGroup><ItemGroup><PackageReference Include="xunit" Version="2.9.3" />'
+            "</ItemGroup></Project>",
+        },
+    )
+    with pytest.raises(RepoRejected, match=r"no NUnit test project.*xunit"):
+        build_repo(xunit, service)
+
+
+# ------------------------------------------------------------------ collection
+
+
+def test_fix_cases_are_exactly_the_planted_warnings(repos: dict[str, Built]) -> None:
+    for name, built in repos.items():
+        found = {
+            (c.path, c.diagnostic.line, c.diagnostic.rule)
+            for c in built.cases
+            if isinstance(c, FixCase)
+        }
+        assert found == _planted(name), name
+
+
+def test_every_scenario_is_collected_and_generated_files_give_none(
+    repos: dict[str, Built],
+) -> None:
+    for name, built in repos.items():
+        assert {c.scenario for c in built.cases} == set(Kind), name
+        base = built.build.baseline
+        assert len(base.passing) >= 15 and set(base.outcomes.values()) == {"passed"}, name
+        snap = snapshots.load(built.build.snapshot)
+        generated = {p for p in snap.files if "DO NOT EDIT" in snap.read(p)[:300]}
+        assert generated and not [c for c in built.cases if c.path in generated], name
+        assert {c.language for c in built.cases} == {Language.CSHARP}, name
+        assert all("```csharp" in prompt(c) for c in built.cases if c.scenario is Kind.FIX)
+        for entry in base.functions:  # every entered method is the project's, at its line
+            path, line, method = entry.rsplit(":", 2)
+            found = source.outline(path, snap.read(path))
+            known = any(f.name == method and int(line) in f.lines for f in found.functions)
+            implicit = any(q.rsplit(".", 1)[-1] == method for q, _, _ in found.classes)
+            assert known or implicit or not path.endswith(".cs"), entry
+
+
+# ------------------------------------------------------------------ the reference model
+
+
+def test_the_reference_passes_doc_generate_test_workspace_and_fails_every_fix(
+    service: ExecutionService, repos: dict[str, Built]
+) -> None:
+    task = IdeTask()
+    references = 0
+    for built in repos.values():
+        for case in built.cases:
+            item = item_of(case)
+            answer = task.reference_answer(item)
+            scores = task.score(item, answer, built.env)
+            verdict = task.verdict(item, scores)
+            if case.scenario is Kind.FIX:
+                assert verdict is False and scores["fix.resolved"] == 0.0, case.id
+            elif isinstance(case, TestCase) and not case.reference:
+                continue
+            elif item.hidden_test is not None:
+                references += isinstance(case, TestCase)
+                assert all(scores.values()), (case.id, scores)
+                done = _execute(service, built, case, answer)  # type: ignore[arg-type]
+                assert done.status is Status.PASSED, (case.id, done.message)
+            else:
+                assert verdict is True, (case.id, scores)
+    assert references >= 2
+
+
+# ------------------------------------------------------------------ wrong answers fail
+
+
+def test_doc_missing_a_tag_or_written_elsewhere_fails(repos: dict[str, Built]) -> None:
+    built = repos["cs-invoicing"]
+    case = next(c for c in built.cases if isinstance(c, DocCase) and "<param" in c.reference)
+    assert _static(case, case.reference)[1] is True
+    first_param = next(line for line in case.reference.splitlines() if "<param" in line)
+    assert _static(case, case.reference.replace(first_param + "\n", ""))[1] is False
+    assert _static(case, "It does what it says.")[1] is False
+    assert _static(case, case.reference.replace("///", "//"))[1] is False
+
+
+def test_fix_that_hides_the_problem_or_breaks_the_code_fails(repos: dict[str, Built]) -> None:
+    for built in repos.values():
+        for case in [c for c in built.cases if isinstance(c, FixCase)][:2]:
+            lines = snapshots.load(case.snapshot).read(case.path).splitlines()
+            region = "\n".join(lines[case.region[0] - 1 : case.region[1]])
+            hidden = f"#pragma warning disable {case.diagnostic.rule}\n{region}"
+            scores, ok = _static(case, f"```csharp\n{hidden}\n```")
+            assert ok is False, (case.id, scores)
+            broken = region.replace("{", "{ int pinbenchBroken = undefinedName;", 1)
+            scores, ok = _static(case, f"```csharp\n{broken}\n```")
+            assert ok is False, (case.id, scores)
+
+
+def test_generate_wrong_body_fails_its_covering_tests(
+    service: ExecutionService, repos: dict[str, Built]
+) -> None:
+    for built in repos.values():
+        case = next(
+            c
+            for c in built.cases
+            if isinstance(c, GenerateCase)
+            and source.outline(c.path, snapshots.load(c.snapshot).read(c.path))
+            .find(c.qualname)
+            .returns  # type: ignore[union-attr]
+        )
+        answer = "```csharp\nthrow new System.NotImplementedException();\n```"
+        done = _execute(service, built, case, answer)
+        assert done.status is Status.FAILED and done.exc_type == "TestFailed", done.message
+        done = _execute(service, built, case, "```csharp\nreturn nosuchthing;\n```")
+        assert done.status is Status.FAILED and done.exc_type == "LoadError", done.message
+        assert "nosuchthing" in done.message
+
+
+def test_test_that_fails_never_calls_the_focal_method_or_exits_fails(
+    service: ExecutionService, repos: dict[str, Built]
+) -> None:
+    built = repos["cs-textgrid"]
+    case = next(c for c in built.cases if isinstance(c, TestCase) and c.reference)
+    assert case.test_path.endswith("/" + edits.GENERATED_TEST)
+    done = _execute(service, built, case, f"```csharp\n{case.reference}\n```")
+    assert done.status is Status.PASSED, done.message
+    unrelated = (
+        "```csharp\nusing NUnit.Framework;\nnamespace G {\n  [TestFixture]\n"
+        "  public class GTests {\n    [Test] public void Nothing() { Assert.AreEqual(2, 1 + 1); }"
+        "\n  }\n}\n```"
+    )
+    done = _execute(service, built, case, unrelated)
+    assert done.exc_type == "FocalNotCalled", done.message
+    for body in (
+        "Assert.AreEqual(1, 2);",
+        "System.Environment.Exit(0);",
+        'System.Environment.FailFast("x");',
+    ):
+        extra = (
+            "\nnamespace PinbenchExtra {\n  [NUnit.Framework.TestFixture]\n  public class Hostile {\n"
+            f"    [NUnit.Framework.Test] public void Z() {{ {body} }}\n  }}\n}}\n"
+        )
+        done = _execute(service, built, case, f"```csharp\n{case.reference}{extra}```")
+        assert done.status is Status.FAILED, (body, done.message)
+
+
+def test_ide_runs_choose_csharp(tmp_path: Path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from pinbench.cli import app
+
+    summary = tmp_path / "s.json"
+    result = CliRunner().invoke(
+        app,
+        [
+            "run", "--task", "ide", "-d", "builtin", "-m", "reference", "--split", "workspace",
+            "--language", "csharp", "--results", str(tmp_path / "res"), "--json", str(summary),
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    samples = json.loads(summary.read_text())["samples"]
+    assert {s["problem_id"].split("/")[1] for s in samples} == set(CSHARP_REPOS)
+    assert all(s["outcome"] == "passed" for s in samples)
