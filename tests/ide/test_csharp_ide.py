@@ -205,7 +205,8 @@ def test_projects_are_read_from_sdk_and_old_style_csproj() -> None:
 
 def test_mcs_output_is_read_with_rule_line_and_column() -> None:
     output = (
-        "src/A.cs(13,17): warning CS0219: The variable `x' is assigned but its value is never used\n"
+        "src/A.cs(13,17): warning CS0219: The variable `x' is assigned but its value is never "
+        "used\n"
         "src/A.cs(21,13): warning CS0162: Unreachable code detected\n"
         "src/A.cs(21,13): warning CS0162: Unreachable code detected\n"
         "Compilation succeeded - 2 warning(s)\n"
@@ -240,7 +241,8 @@ TESTS = (
 LIB = (
     "namespace Lib {\n    public static class Numbers {\n        public static int Twice(int x)\n"
     "        {\n            int y = x;\n            return 2 * y;\n        }\n"
-    "        public static int Never(int x)\n        {\n            return x;\n        }\n    }\n}\n"
+    "        public static int Never(int x)\n        {\n            return x;\n        }\n"
+    "    }\n}\n"
 )
 
 
@@ -435,7 +437,8 @@ def test_test_that_fails_never_calls_the_focal_method_or_exits_fails(
         'System.Environment.FailFast("x");',
     ):
         extra = (
-            "\nnamespace PinbenchExtra {\n  [NUnit.Framework.TestFixture]\n  public class Hostile {\n"
+            "\nnamespace PinbenchExtra {\n  [NUnit.Framework.TestFixture]\n"
+            "  public class Hostile {\n"
             f"    [NUnit.Framework.Test] public void Z() {{ {body} }}\n  }}\n}}\n"
         )
         done = _execute(service, built, case, f"```csharp\n{case.reference}{extra}```")
