@@ -89,8 +89,9 @@ def test_unknown_split_and_missing_repositories_are_one_clear_error(
 def test_builtin_repositories_give_cases_the_reference_answers_pass(tmp_path: Path) -> None:
     names = [p.name for p in builtin_repositories()]
     assert names == [
-        "c-ringbuf", "cpp-strkit", "csvkit-js", "java-money", "java-textstats", "jsdate-range",
-        "ledger", "textkit", "ts-eventbus", "ts-inventory", "unitconv",
+        "c-ringbuf", "cpp-strkit", "cs-invoicing", "cs-textgrid", "csvkit-js", "java-money",
+        "java-textstats", "jsdate-range", "ledger", "textkit", "ts-eventbus", "ts-inventory",
+        "unitconv",
     ]  # fmt: skip
     results = str(tmp_path / "res")
     code, output = _invoke(
@@ -111,7 +112,7 @@ def test_builtin_repositories_give_cases_the_reference_answers_pass(tmp_path: Pa
     repos = {g["name"] for g in document["by_tag"]["repo"]}
     assert repos == set(names)
     languages = {g["name"] for g in document["by_tag"]["language"]}
-    assert languages == {"python", "javascript", "typescript", "java", "cpp"}
+    assert languages == {"python", "javascript", "typescript", "java", "cpp", "csharp"}
     assert "generate.syntax" in document["summary"]["scores"]["strings"]
 
 
@@ -142,7 +143,7 @@ def test_the_embedded_model_answers_one_case_per_language(tmp_path: Path) -> Non
     for row in rows:
         if row["scenario"] == "doc":
             chosen.setdefault(row.get("language", "python"), row["id"])
-    assert set(chosen) == {"python", "javascript", "typescript", "java", "cpp"}
+    assert set(chosen) == {"python", "javascript", "typescript", "java", "cpp", "csharp"}
     only = [arg for case in chosen.values() for arg in ("--only", case)]
     summary = tmp_path / "s.json"
     code, output = _invoke(

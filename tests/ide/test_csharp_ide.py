@@ -115,7 +115,7 @@ namespace Shop.Billing
             return net * (1 + rate);
         }
 
-        private static int Helper(params int[] xs) => xs.Length;
+        private static int Helper(int first, params int[] xs) => xs.Length;
     }
 }
 """
@@ -137,7 +137,7 @@ def test_the_outline_reads_methods_constructors_xml_docs_and_what_they_throw() -
     ctor = by_name["Shop.Billing.Invoice.Invoice"]
     assert not ctor.returns and ctor.params == ("number",) and 7 in ctor.lines  # initializer
     helper = by_name["Shop.Billing.Invoice.Helper"]
-    assert helper.private and helper.body is None
+    assert helper.private and helper.body is None and helper.params == ("first", "xs")
     assert found.classes == (("Shop.Billing.Invoice", 5, 34),)
     assert source.region(SAMPLE, 27) == (18, 31)
     assert source.parses(SAMPLE) and not source.parses(SAMPLE.replace("return net", "return ne t"))

@@ -121,6 +121,8 @@ def _params(node: Node) -> tuple[str, ...]:
         name = parameter.child_by_field_name("name")
         if parameter.type == "parameter" and name is not None:
             names.append(_text(name))
+        elif parameter.type == "identifier":  # `params T[] xs`: no parameter node around it
+            names.append(_text(parameter))
     return tuple(names)
 
 
