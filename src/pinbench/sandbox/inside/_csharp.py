@@ -239,12 +239,15 @@ class _State(object):
             os.path.join(self.env_root, self.env["nunit_framework"]),
             os.path.join(self.bin, "nunit.framework.dll"),
         )
+        generated = self.job.get("generated")
         for project in self.projects:
             if project.get("error"):
                 self.errors.append(project["error"])
-        for project in order([p for p in self.projects if not p.get("error")]):
+            elif generated:  # the generated fixture is compiled alone, the suite not at all
+                project["sources"] = [s for s in project["sources"] if s != generated["path"]]
+        chosen = [p for p in self.projects if not p.get("error")]
+        for project in order([p for p in chosen if not (generated and p["test"])]):
             self.compile(project)
-        generated = self.job.get("generated")
         if generated:
             mains = [p for p in self.projects if not p.get("error") and not p["test"]]
             project = {

@@ -118,6 +118,14 @@ def _words_of(doc: str) -> list[str]:
     return " ".join(line.strip().lstrip("*") for line in body.splitlines()).split()
 
 
+def first_column(text: str, line: int) -> int:
+    """The column of a line's first character that is not a space (the node a diagnostic's
+    line is about starts there; its indentation belongs to the enclosing block)."""
+    lines = text.splitlines()
+    found = lines[line - 1] if 0 < line <= len(lines) else ""
+    return len(found) - len(found.lstrip())
+
+
 def own_name(qualname: str) -> str:
     """A function's own name from its qualified one (`Money.of(long, String)` -> `of`,
     `yaml::Node::size` -> `size`): an overload names its types."""

@@ -15,6 +15,7 @@ from tree_sitter import Language, Node, Parser
 
 from pinbench.core.snapshots import Snapshot
 from pinbench.tasks.ide import doc_tags
+from pinbench.tasks.ide.braces import first_column
 from pinbench.tasks.ide.outline import Function, Outline
 
 _TYPES = (
@@ -272,7 +273,8 @@ def region(text: str, line: int) -> tuple[int, int] | None:
     if around:
         innermost = min(around, key=lambda f: f.end - f.start)
         return innermost.start, innermost.end
-    node = root.descendant_for_point_range((line - 1, 0), (line - 1, 0))
+    column = first_column(text, line)
+    node = root.descendant_for_point_range((line - 1, column), (line - 1, column))
     while (
         node is not None
         and node.parent is not None
