@@ -41,7 +41,20 @@ def fetch(requirement: str, into: Path) -> Path:
     return next(p for p in into.iterdir() if p.is_dir())
 
 
-SOURCE_SUFFIXES = (".py", ".java", ".js", ".mjs", ".cjs", ".ts", ".c", ".cc", ".cpp", ".h", ".hpp", ".cs")
+SOURCE_SUFFIXES = (
+    ".py",
+    ".java",
+    ".js",
+    ".mjs",
+    ".cjs",
+    ".ts",
+    ".c",
+    ".cc",
+    ".cpp",
+    ".h",
+    ".hpp",
+    ".cs",
+)
 
 
 def lines_of_code(root: Path) -> dict[str, int]:
