@@ -12,14 +12,18 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from pinbench.core.outcome import Limits
+from pinbench.core.tests import Focal, TestKind, TestSpec
 from pinbench.tasks.ide.braces import BraceEdits, summary
 from pinbench.tasks.ide.cases import Case, DocCase, GenerateCase, Kind, Language, Snippet
-from pinbench.tasks.ide.lint import LintError
+from pinbench.tasks.ide.lint import Diagnostic, LintError
 from pinbench.tasks.ide.outline import Function
+from pinbench.tasks.ide.repo import SUITE_LIMIT_SECONDS
 from pinbench.tasks.ide.selection import (
     Collection,
     Context,
     Query,
+    fix_cases,
     question,
     spread,
     workspace_cases,
@@ -168,3 +172,85 @@ def workspace_cases_of(kit: Kit, context: Context, result: Collection) -> list[C
                 )
     random.Random(0).shuffle(documented)
     return workspace_cases(context, result, chunks, lambda: documented, kit.language_of)
+
+
+# ------------------------------------------------------------------ what fix and test share
+
+
+def lint_fix_cases(
+    kit: Kit,
+    context: Context,
+    result: Collection,
+    lint: Callable[[list[str]], list[Diagnostic]],
+    region: Callable[[str, int], tuple[int, int] | None],
+    drop_broken: bool = False,
+) -> list[Case]:
+    """Fix cases from the analyzer's diagnostics in the hand-written sources; `region(text,
+    line)`: the lines around one. `drop_broken`: a file with an error gives none (the flags
+    the analyzer read it with do not fit it)."""
+    try:
+        found = lint(kit.sources(context))
+    except LintError:
+        result.drop("fix: the analyzer cannot read the sources")
+        return []
+    if drop_broken:
+        broken = {d.path for d in found if d.severity == "error"}
+        for _ in broken:
+            result.drop("fix: the file does not compile with the flags read from its project")
+        found = [d for d in found if d.path not in broken]
+    return fix_cases(
+        context,
+        result,
+        found,
+        lambda d: region(context.snapshot.read(d.path), d.line),
+        kit.language_of,
+    )
+
+
+def reference_file(
+    context: Context,
+    path: str,
+    function: Function,
+    test_path: str,
+    accept: Callable[[str], bool] = lambda file: True,
+) -> str | None:
+    """A test file of the suite, in the generated test's directory, whose tests all passed,
+    one of which calls the function, and that `accept`s: the test case's reference (None
+    when there is none)."""
+    baseline = context.build.baseline
+    directory = test_path.rsplit("/", 1)[0] + "/" if "/" in test_path else ""
+    passed: dict[str, bool] = {}
+    for test_id, outcome in baseline.outcomes.items():
+        file = test_id.split("::", 1)[0]
+        passed[file] = passed.get(file, True) and outcome == "passed"
+    for test_id in baseline.covering(path, function.name, set(function.lines)):
+        file = test_id.split("::", 1)[0]
+        in_directory = file.startswith(directory) and "/" not in file[len(directory) :]
+        if passed.get(file) and in_directory and accept(file):
+            return file
+    return None
+
+
+def trivial_passes(
+    context: Context, kind: TestKind, program: str, test_path: str, focal: str | None = None
+) -> bool:
+    """Whether a test that only runs passes, saved at `test_path` (built against the file
+    `focal` for a compiled language): then a generated test can be run there. It takes as
+    long as a scored test will (it compiles the suite)."""
+    test = TestSpec(
+        kind=kind,
+        code="",
+        repo=context.snapshot.digest,
+        path=test_path,
+        select=(test_path,),
+        focal=Focal(path=focal, name="(none)", lines=()) if focal else None,
+    )
+    limit = SUITE_LIMIT_SECONDS
+    outcome = context.service.run(
+        context.env,
+        program,
+        test,
+        Limits(wall_seconds=limit, cpu_seconds=int(limit), address_space_bytes=8 << 30),
+        (),
+    )
+    return outcome.tests.get("passed") == 1 and outcome.tests.get("failed") == 0

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from tree_sitter import Node
+
 from pinbench.tasks.answers import fenced_blocks
 from pinbench.tasks.ide.cases import GenerateCase
 from pinbench.tasks.ide.edits import Region
@@ -116,6 +118,27 @@ def _words_of(doc: str) -> list[str]:
     adds the `*` its continuation lines lack)."""
     body = doc.strip().removeprefix("/**").removesuffix("*/")
     return " ".join(line.strip().lstrip("*") for line in body.splitlines()).split()
+
+
+def region_around(
+    root: Node, found: Outline, text: str, line: int, members: tuple[str, ...]
+) -> tuple[int, int] | None:
+    """The lines a fix case rewrites around `line`: the innermost function (its comment
+    included) around it, else the member or statement there (a child of one of the
+    `members` node types, or of the root); None when the file does not parse."""
+    if root.has_error:
+        return None
+    around = [f for f in found.functions if f.start <= line <= f.end]
+    if around:
+        innermost = min(around, key=lambda f: f.end - f.start)
+        return innermost.start, innermost.end
+    column = first_column(text, line)
+    node: Node | None = root.descendant_for_point_range((line - 1, column), (line - 1, column))
+    while node is not None and node.parent is not None and node.parent.type not in members:
+        node = node.parent
+    if node is None or node.parent is None:  # the root itself
+        return (line, line)
+    return node.start_point.row + 1, node.end_point.row + 1
 
 
 def first_column(text: str, line: int) -> int:

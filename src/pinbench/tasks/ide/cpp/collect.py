@@ -9,17 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from pinbench.core.outcome import Limits
-from pinbench.core.tests import Focal, TestKind, TestSpec
+from pinbench.core.tests import Focal, TestKind
 from pinbench.tasks.ide import brace_cases
 from pinbench.tasks.ide.brace_cases import Kit, functions, long
 from pinbench.tasks.ide.braces import tagged_comment, words
 from pinbench.tasks.ide.cases import Case, Kind, Language, TestCase
 from pinbench.tasks.ide.cpp import edits, source, tidy
-from pinbench.tasks.ide.lint import Diagnostic, LintError
 from pinbench.tasks.ide.outline import Function
-from pinbench.tasks.ide.repo import SUITE_LIMIT_SECONDS
-from pinbench.tasks.ide.selection import Collection, Context, fix_cases, spread
+from pinbench.tasks.ide.selection import Collection, Context, spread
 
 
 def collect(context: Context, kinds: Iterable[Kind]) -> Collection:
@@ -63,21 +60,14 @@ KIT = Kit(
 
 
 def _fix(context: Context, result: Collection) -> list[Case]:
-    files = sources(context)
-    try:
-        found = tidy.lint(context.snapshot, files)
-    except LintError:
-        result.drop("fix: the analyzer cannot read the sources")
-        return []
-    broken = {d.path for d in found if d.severity == "error"}
-    for _ in broken:
-        result.drop("fix: the file does not compile with the flags read from its project")
-    kept = [d for d in found if d.path not in broken]
-
-    def region(diagnostic: Diagnostic) -> tuple[int, int] | None:
-        return source.region(context.snapshot.read(diagnostic.path), diagnostic.line)
-
-    return fix_cases(context, result, kept, region, _language)
+    return brace_cases.lint_fix_cases(
+        KIT,
+        context,
+        result,
+        lambda files: tidy.lint(context.snapshot, files),
+        source.region,
+        drop_broken=True,
+    )
 
 
 # ------------------------------------------------------------------ test
@@ -130,28 +120,19 @@ def _test(context: Context, result: Collection) -> list[Case]:
 
 
 def _reference(context: Context, path: str, function: Function, test_path: str) -> str:
-    """A test file of the suite, in the generated test's directory, built alone into its
-    executable (no other source, no `main` of its own), whose tests all passed and one of
-    which calls the function ('' when none)."""
-    baseline = context.build.baseline
-    directory = test_path.rsplit("/", 1)[0] + "/" if "/" in test_path else ""
+    """A suite file that calls the function (`brace_cases.reference_file`), built alone into
+    its executable (no other source, no `main` of its own) ('' when none)."""
     alone = {
         t.sources[0]
-        for t in baseline.targets.values()
+        for t in context.build.baseline.targets.values()
         if t.type == "EXECUTABLE" and len(t.sources) == 1
     }
-    passed: dict[str, bool] = {}
-    for test_id, outcome in baseline.outcomes.items():
-        file = test_id.split("::", 1)[0]
-        passed[file] = passed.get(file, True) and outcome == "passed"
-    for test_id in baseline.covering(path, function.name, set(function.lines)):
-        file = test_id.split("::", 1)[0]
-        in_directory = file.startswith(directory) and "/" not in file[len(directory) :]
-        if passed.get(file) and in_directory and file in alone:
-            text = context.snapshot.read(file)
-            if not source.defines_main(text):
-                return text
-    return ""
+
+    def fits(file: str) -> bool:
+        return file in alone and not source.defines_main(context.snapshot.read(file))
+
+    file = brace_cases.reference_file(context, path, function, test_path, fits)
+    return context.snapshot.read(file) if file else ""
 
 
 def trivial_test() -> str:
@@ -161,20 +142,4 @@ def trivial_test() -> str:
 
 
 def _runs(context: Context, test_path: str, focal: str) -> bool:
-    test = TestSpec(
-        kind=TestKind.CPP_REPO,
-        code="",
-        repo=context.snapshot.digest,
-        path=test_path,
-        select=(test_path,),
-        focal=Focal(path=focal, name="(none)", lines=()),
-    )
-    limit = SUITE_LIMIT_SECONDS  # it builds the library, as a scored test will
-    outcome = context.service.run(
-        context.env,
-        trivial_test(),
-        test,
-        Limits(wall_seconds=limit, cpu_seconds=int(limit), address_space_bytes=8 << 30),
-        (),
-    )
-    return outcome.tests.get("passed") == 1 and outcome.tests.get("failed") == 0
+    return brace_cases.trivial_passes(context, TestKind.CPP_REPO, trivial_test(), test_path, focal)

@@ -18,7 +18,7 @@ from tree_sitter import Language, Node, Parser
 
 from pinbench.core.snapshots import Snapshot
 from pinbench.tasks.ide import doc_tags
-from pinbench.tasks.ide.braces import first_column
+from pinbench.tasks.ide.braces import region_around
 from pinbench.tasks.ide.outline import Function, Outline
 
 SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".c++")
@@ -420,20 +420,7 @@ _MEMBER_PARENTS = (
 def region(text: str, line: int) -> tuple[int, int] | None:
     """The innermost function definition (its comment included) around `line`, else the
     declaration or statement of the file there; None when the file does not parse."""
-    root = _tree(text)
-    if root.has_error:
-        return None
-    around = [f for f in outline("", text).functions if f.start <= line <= f.end]
-    if around:
-        innermost = min(around, key=lambda f: f.end - f.start)
-        return innermost.start, innermost.end
-    column = first_column(text, line)
-    node = root.descendant_for_point_range((line - 1, column), (line - 1, column))
-    while node is not None and node.parent is not None and node.parent.type not in _MEMBER_PARENTS:
-        node = node.parent
-    if node is None or node.type == "translation_unit":
-        return (line, line)
-    return node.start_point.row + 1, node.end_point.row + 1
+    return region_around(_tree(text), outline("", text), text, line, _MEMBER_PARENTS)
 
 
 _MAIN = re.compile(r"^\s*(?:int|auto)\s+main\s*\(", re.M)

@@ -7,17 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pinbench.core.outcome import Limits
-from pinbench.core.tests import Focal, TestKind, TestSpec
+from pinbench.core.tests import Focal, TestKind
 from pinbench.tasks.ide import brace_cases
 from pinbench.tasks.ide.brace_cases import Kit, functions, long
 from pinbench.tasks.ide.braces import words
 from pinbench.tasks.ide.cases import Case, Kind, Language, TestCase
 from pinbench.tasks.ide.csharp import edits, mcs, source
-from pinbench.tasks.ide.lint import Diagnostic, LintError
 from pinbench.tasks.ide.outline import Function
-from pinbench.tasks.ide.repo import SUITE_LIMIT_SECONDS
-from pinbench.tasks.ide.selection import Collection, Context, fix_cases, spread
+from pinbench.tasks.ide.selection import Collection, Context, spread
 
 
 def collect(context: Context, kinds: Iterable[Kind]) -> Collection:
@@ -66,21 +63,14 @@ KIT = Kit(
 
 
 def _fix(context: Context, result: Collection) -> list[Case]:
-    files = sources(context)
-    try:
-        found = mcs.lint(context.snapshot, files)
-    except LintError:
-        result.drop("fix: the analyzer cannot read the sources")
-        return []
-    broken = {d.path for d in found if d.severity == "error"}
-    for _ in broken:
-        result.drop("fix: the file does not compile")
-    kept = [d for d in found if d.path not in broken]
-
-    def region(diagnostic: Diagnostic) -> tuple[int, int] | None:
-        return source.region(context.snapshot.read(diagnostic.path), diagnostic.line)
-
-    return fix_cases(context, result, kept, region, _language)
+    return brace_cases.lint_fix_cases(
+        KIT,
+        context,
+        result,
+        lambda files: mcs.lint(context.snapshot, files),
+        source.region,
+        drop_broken=True,
+    )
 
 
 # ------------------------------------------------------------------ test
@@ -123,19 +113,10 @@ def _test(context: Context, result: Collection) -> list[Case]:
 
 
 def _reference(context: Context, path: str, function: Function, test_path: str) -> str:
-    """A test file of the suite, in the generated fixture's directory, whose tests all passed
-    and one of which calls the method ('' when none): compiled alone, it is the answer."""
-    baseline = context.build.baseline
-    directory = test_path.rsplit("/", 1)[0] + "/" if "/" in test_path else ""
-    passed: dict[str, bool] = {}
-    for test_id, outcome in baseline.outcomes.items():
-        file = test_id.split("::", 1)[0]
-        passed[file] = passed.get(file, True) and outcome == "passed"
-    for test_id in baseline.covering(path, function.name, set(function.lines)):
-        file = test_id.split("::", 1)[0]
-        if passed.get(file) and file.startswith(directory) and "/" not in file[len(directory) :]:
-            return context.snapshot.read(file)
-    return ""
+    """A suite file that calls the method (`brace_cases.reference_file`): compiled alone, it
+    is the answer ('' when none)."""
+    file = brace_cases.reference_file(context, path, function, test_path)
+    return context.snapshot.read(file) if file else ""
 
 
 def trivial_test(namespace: str) -> str:
@@ -149,20 +130,5 @@ def trivial_test(namespace: str) -> str:
 
 
 def _runs(context: Context, test_path: str, focal: str) -> bool:
-    test = TestSpec(
-        kind=TestKind.CSHARP_REPO,
-        code="",
-        repo=context.snapshot.digest,
-        path=test_path,
-        select=(test_path,),
-        focal=Focal(path=focal, name="(none)", lines=()),
-    )
-    limit = SUITE_LIMIT_SECONDS
-    outcome = context.service.run(
-        context.env,
-        trivial_test(edits.namespace_of(context.snapshot.read(focal))),
-        test,
-        Limits(wall_seconds=limit, cpu_seconds=int(limit), address_space_bytes=8 << 30),
-        (),
-    )
-    return outcome.tests.get("passed") == 1 and outcome.tests.get("failed") == 0
+    program = trivial_test(edits.namespace_of(context.snapshot.read(focal)))
+    return brace_cases.trivial_passes(context, TestKind.CSHARP_REPO, program, test_path, focal)

@@ -15,7 +15,7 @@ from tree_sitter import Language, Node, Parser
 
 from pinbench.core.snapshots import Snapshot
 from pinbench.tasks.ide import doc_tags
-from pinbench.tasks.ide.braces import first_column
+from pinbench.tasks.ide.braces import region_around
 from pinbench.tasks.ide.outline import Function, Outline
 
 _TYPES = (
@@ -229,20 +229,7 @@ _MEMBER_PARENTS = ("compilation_unit", "declaration_list", *_NAMESPACES)
 def region(text: str, line: int) -> tuple[int, int] | None:
     """The innermost method or constructor (its comment included) around `line`, else the
     member or statement of the file there; None when the file does not parse."""
-    root = _tree(text)
-    if root.has_error:
-        return None
-    around = [f for f in outline("", text).functions if f.start <= line <= f.end]
-    if around:
-        innermost = min(around, key=lambda f: f.end - f.start)
-        return innermost.start, innermost.end
-    column = first_column(text, line)
-    node = root.descendant_for_point_range((line - 1, column), (line - 1, column))
-    while node is not None and node.parent is not None and node.parent.type not in _MEMBER_PARENTS:
-        node = node.parent
-    if node is None or node.type == "compilation_unit":
-        return (line, line)
-    return node.start_point.row + 1, node.end_point.row + 1
+    return region_around(_tree(text), outline("", text), text, line, _MEMBER_PARENTS)
 
 
 def check_doc(path: str, text: str, qualname: str) -> tuple[str, ...]:

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pinbench.core.outcome import Limits
-from pinbench.core.tests import Focal, TestKind, TestSpec
+from pinbench.core.tests import Focal, TestKind
 from pinbench.tasks.ide import brace_cases
 from pinbench.tasks.ide.brace_cases import (
     Kit,
@@ -18,10 +17,8 @@ from pinbench.tasks.ide.brace_cases import (
 from pinbench.tasks.ide.braces import tagged_comment, words
 from pinbench.tasks.ide.cases import Case, Kind, Language, TestCase
 from pinbench.tasks.ide.java import edits, javac, source
-from pinbench.tasks.ide.lint import Diagnostic, LintError
 from pinbench.tasks.ide.outline import Function
-from pinbench.tasks.ide.repo import SUITE_LIMIT_SECONDS
-from pinbench.tasks.ide.selection import Collection, Context, fix_cases, spread
+from pinbench.tasks.ide.selection import Collection, Context, spread
 
 
 def collect(context: Context, kinds: Iterable[Kind]) -> Collection:
@@ -58,17 +55,13 @@ KIT = Kit(
 
 
 def _fix(context: Context, result: Collection) -> list[Case]:
-    files = sources(context)
-    try:
-        found = javac.lint(context.snapshot, context.env.path, files)
-    except LintError:
-        result.drop("fix: the analyzer cannot read the sources")
-        return []
-
-    def region(diagnostic: Diagnostic) -> tuple[int, int] | None:
-        return source.region(context.snapshot.read(diagnostic.path), diagnostic.line)
-
-    return fix_cases(context, result, found, region, _language)
+    return brace_cases.lint_fix_cases(
+        KIT,
+        context,
+        result,
+        lambda files: javac.lint(context.snapshot, context.env.path, files),
+        source.region,
+    )
 
 
 # ------------------------------------------------------------------ test
@@ -120,20 +113,13 @@ def _test(context: Context, result: Collection) -> list[Case]:
 
 
 def _reference(context: Context, path: str, function: Function, test_path: str) -> str:
-    """A test class of the suite, in the generated test's directory, whose tests all passed
-    and one of which calls the method, renamed to be the generated test ('' when none)."""
-    baseline = context.build.baseline
-    directory = test_path.rsplit("/", 1)[0] + "/"
-    files: dict[str, bool] = {}
-    for test_id, outcome in baseline.outcomes.items():
-        file = test_id.split("::", 1)[0]
-        files[file] = files.get(file, True) and outcome == "passed"
-    for test_id in baseline.covering(path, function.name, set(function.lines)):
-        file = test_id.split("::", 1)[0]
-        if files.get(file) and file.startswith(directory) and "/" not in file[len(directory) :]:
-            stem = file.rsplit("/", 1)[-1][: -len(".java")]
-            return edits.renamed(stem, context.snapshot.read(file))
-    return ""
+    """A suite class in the generated test's directory that calls the method
+    (`brace_cases.reference_file`), renamed to be the generated test ('' when none)."""
+    file = brace_cases.reference_file(context, path, function, test_path)
+    if file is None:
+        return ""
+    stem = file.rsplit("/", 1)[-1][: -len(".java")]
+    return edits.renamed(stem, context.snapshot.read(file))
 
 
 def trivial_test(package: str) -> str:
@@ -146,19 +132,4 @@ def trivial_test(package: str) -> str:
 
 
 def _runs(context: Context, test_path: str, package: str) -> bool:
-    test = TestSpec(
-        kind=TestKind.JAVA_REPO,
-        code="",
-        repo=context.snapshot.digest,
-        path=test_path,
-        select=(test_path,),
-    )
-    limit = SUITE_LIMIT_SECONDS  # it compiles every test source, as a scored test will
-    outcome = context.service.run(
-        context.env,
-        trivial_test(package),
-        test,
-        Limits(wall_seconds=limit, cpu_seconds=int(limit), address_space_bytes=8 << 30),
-        (),
-    )
-    return outcome.passed and outcome.tests.get("passed") == 1
+    return brace_cases.trivial_passes(context, TestKind.JAVA_REPO, trivial_test(package), test_path)

@@ -15,7 +15,7 @@ from tree_sitter import Language, Node, Parser
 
 from pinbench.core.snapshots import Snapshot
 from pinbench.tasks.ide import doc_tags
-from pinbench.tasks.ide.braces import first_column
+from pinbench.tasks.ide.braces import region_around
 from pinbench.tasks.ide.outline import Function, Outline
 
 _TYPES = (
@@ -265,31 +265,13 @@ def outline(path: str, text: str) -> Outline:
 def region(text: str, line: int) -> tuple[int, int] | None:
     """The innermost method or constructor (its Javadoc included) around `line`, else the
     member or statement of the file there; None when the file does not parse."""
-    root = _tree(text)
-    if root.has_error:
-        return None
-    found = outline("", text)
-    around = [f for f in found.functions if f.start <= line <= f.end]
-    if around:
-        innermost = min(around, key=lambda f: f.end - f.start)
-        return innermost.start, innermost.end
-    column = first_column(text, line)
-    node = root.descendant_for_point_range((line - 1, column), (line - 1, column))
-    while (
-        node is not None
-        and node.parent is not None
-        and node.parent.type
-        not in (
-            "program",
-            "class_body",
-            "interface_body",
-            "enum_body_declarations",
-        )
-    ):
-        node = node.parent
-    if node is None or node.type == "program":
-        return (line, line)
-    return node.start_point.row + 1, node.end_point.row + 1
+    return region_around(
+        _tree(text),
+        outline("", text),
+        text,
+        line,
+        ("program", "class_body", "interface_body", "enum_body_declarations"),
+    )
 
 
 def check_doc(path: str, text: str, qualname: str) -> tuple[str, ...]:
