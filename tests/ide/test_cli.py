@@ -86,6 +86,7 @@ def test_unknown_split_and_missing_repositories_are_one_clear_error(
     assert "no case collected" in output
 
 
+@pytest.mark.timeout(1800)  # every case builds the project in the sandbox
 def test_builtin_repositories_give_cases_the_reference_answers_pass(tmp_path: Path) -> None:
     names = [p.name for p in builtin_repositories()]
     assert names == [

@@ -347,6 +347,7 @@ def test_every_scenario_is_collected_and_generated_files_give_none(
 # ------------------------------------------------------------------ the reference model
 
 
+@pytest.mark.timeout(1800)  # every case builds the project in the sandbox
 def test_the_reference_passes_doc_generate_test_workspace_and_fails_every_fix(
     service: ExecutionService, repos: dict[str, Built]
 ) -> None:
