@@ -85,6 +85,7 @@ class NodeEnvironment(KeyedEnvironment["Resolution"]):
         return [str(p) for p in manifest.get("install_scripts_not_run") or []]
 
 
+@cache
 def resolve(spec: EnvSpec) -> Resolution:
     """The exact Node release and the as-of date: the spec's, else the day after the newest
     pin was published (as the registry says)."""
@@ -107,9 +108,9 @@ def resolve(spec: EnvSpec) -> Resolution:
     return Resolution(spec, node, as_of)
 
 
-@cache
 def ensure(spec: EnvSpec) -> NodeEnvironment:
-    """The environment of `spec`, built now if it does not exist yet; raises EnvError."""
+    """The environment of `spec`, built now if it does not exist yet (`reused` says which);
+    raises EnvError. The registry is asked once per spec and process."""
     return build(resolve(spec))
 
 

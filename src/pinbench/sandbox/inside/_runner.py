@@ -1637,25 +1637,34 @@ def fork_and_wait(fork, child, wall):
     import signal
 
     server = os.getpid()
+    alarm = {signal.SIGALRM}
     signal.signal(signal.SIGALRM, _on_alarm)
     pid, status, timed_out = 0, None, False
     _ARMED[0] = True
-    signal.setitimer(signal.ITIMER_REAL, max(0.001, wall))
     try:
+        signal.setitimer(signal.ITIMER_REAL, max(0.001, wall))
+        # Blocked across the fork: an alarm that came before is raised by this call (it checks
+        # for signals), one that comes after waits until the parent holds its child's pid. A
+        # deadline handled inside fork() would otherwise leave a child the server never knew.
+        signal.pthread_sigmask(signal.SIG_BLOCK, alarm)
         pid = fork()
         if pid == 0:
             try:
+                signal.signal(signal.SIGALRM, signal.SIG_DFL)
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, alarm)
                 child()
             finally:
                 os._exit(70)  # a child never returns into the server's loop
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, alarm)
         _, status = os.waitpid(pid, 0)
         _ARMED[0] = False  # inside the try: an alarm handled before this line is caught
     except _Deadline:
         if os.getpid() != server:  # raised in the child (a deadline below a fork's time)
             os._exit(70)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, alarm)
         if status is None:  # else the child had ended: the alarm came just after
             timed_out = True
-            if not pid:  # the deadline struck before the fork returned: nothing ran
+            if not pid:  # the deadline struck before the fork: nothing ran
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 return 128 + 9, True
             try:
