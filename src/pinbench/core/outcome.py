@@ -86,6 +86,32 @@ class Limits(BaseModel):
     tmpfs_bytes: int = 256 << 20
 
 
+class Deprecation(BaseModel):
+    """One deprecation signal a pinned library raised under the program's code."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    category: str = Field(description="DeprecationWarning, PendingDeprecationWarning, ...")
+    message: str = Field(max_length=300)
+    api: str | None = Field(default=None, description="the API the message names, if any")
+    line: int = Field(description="the program's line the signal came under")
+    code: str = Field(default="", max_length=300, description="that line of the program")
+
+
+class Deprecations(BaseModel):
+    """What one execution's deprecation capture found. `tampered`: the program replaced what
+    records the signals, so some may be missing: such a pass is never a clean one."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    found: tuple[Deprecation, ...] = ()
+    tampered: bool = False
+
+    @property
+    def clean(self) -> bool:
+        return not self.found and not self.tampered
+
+
 class Execution(BaseModel):
     """What one run of program + test produced, as graded from the runner's proof record."""
 
@@ -112,6 +138,9 @@ class Execution(BaseModel):
         "reported (its record or its error text), not on the harness's evidence",
     )
     limits: Limits = Field(default_factory=Limits)
+    deprecations: Deprecations | None = Field(
+        default=None, description="deprecation signals; None where none were captured"
+    )
 
     @property
     def passed(self) -> bool:

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field, model_validator
 
-from pinbench.core.outcome import Status
+from pinbench.core.outcome import Deprecations, Status
 
 
 class SampleRecord(BaseModel):
@@ -32,6 +32,9 @@ class SampleRecord(BaseModel):
     seconds: float = 0.0
     metrics: dict[str, float] = Field(
         default_factory=dict, description="the task's string metrics of the answer"
+    )
+    deprecations: Deprecations | None = Field(
+        default=None, description="the hidden test's deprecation signals, where captured"
     )
 
     @property

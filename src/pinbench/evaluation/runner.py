@@ -316,6 +316,7 @@ class Runner:
             "env_key": env.key,
             "deadline": deadline,
             "seconds": hidden.seconds,
+            "deprecations": hidden.deprecations,
         }
         if run_visible and item.visible_test is not None and not hidden.status.is_infrastructure:
             visible = await self._run(env, item, record.program, item.visible_test, limits)

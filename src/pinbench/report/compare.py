@@ -30,6 +30,7 @@ class Entry(BaseModel):
     pass_at_1: float | None
     std: float | None
     feedback: float | None
+    deprecated: float | None = None  # of its captured passes, the share using deprecated API
 
 
 class Pair(BaseModel):
@@ -94,7 +95,16 @@ def _entry(report: Report, records: list[SampleRecord], only: set[str] | None) -
         pass_at_1=rounds[0].pass_at[0].mean,
         std=rounds[0].pass_at[0].std,
         feedback=rounds[-1].pass_at[0].mean if config.feedback_rounds else None,
+        deprecated=_deprecated_share(chosen, config.feedback_rounds),
     )
+
+
+def _deprecated_share(records: list[SampleRecord], last: int) -> float | None:
+    finals = (at_round(chain, last) for chain in chains_of(records).values())
+    captured = [
+        r.deprecations for r in finals if r is not None and r.passed and r.deprecations is not None
+    ]
+    return sum(not d.clean for d in captured) / len(captured) if captured else None
 
 
 def _problem_rates(records: list[SampleRecord]) -> dict[str, float]:

@@ -29,6 +29,34 @@ class Group(BaseModel):
     baseline_std: float | None
     feedback: float | None
     feedback_std: float | None
+    passes: int = Field(default=0, description="scored passes at the last round")
+    captured_passes: int = Field(default=0, description="... whose deprecations were captured")
+    deprecated_passes: int = Field(
+        default=0, description="... that raised a deprecation signal (or hid the capture)"
+    )
+
+    @property
+    def deprecated_share(self) -> float | None:
+        """Of the passes whose deprecations were captured, the share not clean."""
+        return self.deprecated_passes / self.captured_passes if self.captured_passes else None
+
+
+class DeprecatedApi(BaseModel):
+    library: str
+    api: str
+    passes: int = Field(description="passing samples that used it")
+    failures: int = Field(description="failing samples that used it")
+
+
+class DeprecationSummary(BaseModel):
+    """Passes that use a deprecated API, apart from clean passes (last round, scored)."""
+
+    passes: int
+    captured: int = Field(description="passes whose deprecation signals were captured")
+    clean: int
+    deprecated: int = Field(description="passes that raised a deprecation signal")
+    tampered: int = Field(description="passes that replaced the capture (never clean)")
+    apis: list[DeprecatedApi] = Field(description="the most used deprecated APIs")
 
 
 class ProblemResult(BaseModel):
@@ -74,6 +102,9 @@ class Report(BaseModel):
     problems: list[ProblemResult]
     drift: DriftSummary | None = Field(
         default=None, description="version confusion, once `pinbench drift` has run"
+    )
+    deprecations: DeprecationSummary | None = Field(
+        default=None, description="deprecated API use; None when no execution captured it"
     )
 
     @property
@@ -128,12 +159,57 @@ def build_report(store: RunStore, run: RunRow, details: bool = True) -> Report:
         errors={"baseline": _errors(chains, 0), "feedback": _errors(chains, last)},
         problems=problems,
         drift=DriftSummary.model_validate(drifted) if (drifted := store.drift(run.id)) else None,
+        deprecations=deprecation_summary(chains, metas, last),
+    )
+
+
+def deprecation_summary(
+    chains: Chains, metas: dict[str, ItemMeta], last: int, top: int = 20
+) -> DeprecationSummary | None:
+    finals = [r for chain in chains.values() if (r := at_round(chain, last)) is not None]
+    captured = [r for r in finals if r.deprecations is not None and r.status not in NOT_SCORED]
+    if not captured:
+        return None
+    passes = [r for r in finals if r.passed]
+    uses: Counter[tuple[str, str, bool]] = Counter()
+    for record in captured:
+        assert record.deprecations is not None
+        library = metas[record.problem_id].library if record.problem_id in metas else ""
+        named = {d.api or d.message.split(".")[0][:80] for d in record.deprecations.found}
+        uses.update((library, api, record.passed) for api in named)
+    apis = sorted(
+        {(lib, api) for lib, api, _ in uses},
+        key=lambda k: (-uses[(*k, True)] - uses[(*k, False)], k),
+    )[:top]
+    captured_passes = [r for r in captured if r.passed]
+    return DeprecationSummary(
+        passes=len(passes),
+        captured=len(captured_passes),
+        clean=sum(r.deprecations is not None and r.deprecations.clean for r in captured_passes),
+        deprecated=sum(
+            r.deprecations is not None and bool(r.deprecations.found) for r in captured_passes
+        ),
+        tampered=sum(r.deprecations is not None and r.deprecations.tampered for r in passes),
+        apis=[
+            DeprecatedApi(
+                library=lib,
+                api=api,
+                passes=uses[(lib, api, True)],
+                failures=uses[(lib, api, False)],
+            )
+            for lib, api in apis
+        ],
     )
 
 
 def _group(name: str, ids: set[str], records: list[SampleRecord], last: int, seeds: int) -> Group:
-    scores = score([r for r in records if r.problem_id in ids], (1,), last, seeds)
+    members = [r for r in records if r.problem_id in ids]
+    scores = score(members, (1,), last, seeds)
     first, final = scores.rounds[0].pass_at[0], scores.rounds[-1].pass_at[0]
+    passes = [
+        r for chain in chains_of(members).values() if (r := at_round(chain, last)) and r.passed
+    ]
+    captured = [r.deprecations for r in passes if r.deprecations is not None]
     return Group(
         name=name,
         problems=len(ids),
@@ -141,6 +217,9 @@ def _group(name: str, ids: set[str], records: list[SampleRecord], last: int, see
         baseline_std=first.std,
         feedback=final.mean,
         feedback_std=final.std,
+        passes=len(passes),
+        captured_passes=len(captured),
+        deprecated_passes=sum(not d.clean for d in captured),
     )
 
 

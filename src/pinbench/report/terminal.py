@@ -63,6 +63,12 @@ def print_summary(console: Console, summary: RunSummary, report: Report | None =
     if scores.exceptions:
         top = ", ".join(f"{name} {count}" for name, count in list(scores.exceptions.items())[:6])
         console.print(f"failures: {top}")
+    if report is not None and (dep := report.deprecations) is not None and dep.captured:
+        share = 100 * dep.deprecated / dep.captured
+        console.print(
+            f"passes using a deprecated API: {dep.deprecated} of {dep.captured} ({share:.1f}%)"
+            + (f", {dep.tampered} hid the capture" if dep.tampered else "")
+        )
     if report is not None:
         tagged = [(f"{name} groups", groups) for name, groups in report.by_tag.items()]
         for label, groups in (

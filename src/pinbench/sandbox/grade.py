@@ -12,7 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pinbench.core.outcome import Execution, Grading, Status
+from pydantic import ValidationError
+
+from pinbench.core.outcome import Deprecations, Execution, Grading, Status
 from pinbench.sandbox.infra_failure import missing_resource
 
 _Result = Callable[..., Execution]
@@ -27,6 +29,18 @@ _GRADING_CODE = (
 )  # fmt: skip
 TRUSTED, IN_PROCESS = "trusted", "in-process"
 MODE_VARIABLE = "PINBENCH_GRADING"
+
+
+CAPTURE_VARIABLE = "PINBENCH_DEPRECATIONS"
+
+
+def deprecation_capture() -> bool:
+    """Whether executions record the deprecation signals their pinned libraries raise (on
+    unless PINBENCH_DEPRECATIONS=off: the switch is for measuring what capture costs)."""
+    value = os.environ.get(CAPTURE_VARIABLE, "on").strip().lower() or "on"
+    if value not in ("on", "off"):
+        raise ValueError(f"{CAPTURE_VARIABLE}={value!r}: 'on' or 'off'")
+    return value == "on"
 
 
 def grading_mode() -> str:
@@ -50,9 +64,11 @@ def _code_digest() -> str:
 
 
 def grading_digest() -> str:
-    """A digest of the grading code and mode, so that no outcome reached before a change to
-    it (a forged pass a fix now refuses), or in the other mode, is served after it."""
-    return hashlib.sha256(f"{_code_digest()}:{grading_mode()}".encode()).hexdigest()[:16]
+    """A digest of the grading code, mode and deprecation capture, so that no outcome reached
+    before a change to it (a forged pass a fix now refuses), or in another mode, is served
+    after it."""
+    state = f"{_code_digest()}:{grading_mode()}:{deprecation_capture()}"
+    return hashlib.sha256(state.encode()).hexdigest()[:16]
 
 
 def current_grading() -> Grading:
@@ -139,6 +155,7 @@ def _stated(record: dict[str, Any], returncode: int, result: _Result) -> Executi
         "trace": str(record.get("trace", "")),
         "tests": {k: v for k, v in _tests_of(record).items()},
         "details": record.get("details") if isinstance(record.get("details"), dict) else {},
+        "deprecations": _deprecations_of(record),
     }
     program_exit = record.get("program_exit")  # the grader saw the program's process end so
     if status != "passed" and program_exit in _LIMIT_SIGNALS:
@@ -176,3 +193,20 @@ def _tests_of(record: dict[str, Any]) -> dict[str, int]:
         if key in record:
             tests[key] = int(record[key])
     return {k: int(v) for k, v in tests.items() if isinstance(v, (int, bool))}
+
+
+def _deprecations_of(record: dict[str, Any]) -> Deprecations | None:
+    """The record's deprecation signals; one that is not of their shape counts as tampered
+    (the capture's output was altered), never as clean."""
+    data = record.get("deprecations")
+    if data is None:
+        return None
+    try:
+        found = tuple(
+            {k: v[:300] if isinstance(v, str) else v for k, v in entry.items()}
+            for entry in data["found"][:50]
+        )
+        stated = {"found": found, "tampered": data["tampered"]}
+        return Deprecations.model_validate(stated, strict=True)
+    except (TypeError, KeyError, AttributeError, ValidationError):
+        return Deprecations(tampered=True)

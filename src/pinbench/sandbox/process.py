@@ -22,7 +22,7 @@ from pinbench.core.outcome import Execution, Limits, Status
 from pinbench.sandbox import seccomp
 from pinbench.sandbox.cgroups import pids_cgroup, pids_root
 from pinbench.sandbox.environ import sandbox_environ, visible_paths
-from pinbench.sandbox.grade import TRUSTED, grade, grading_mode
+from pinbench.sandbox.grade import TRUSTED, deprecation_capture, grade, grading_mode
 from pinbench.sandbox.isolation import Isolation, UidPool
 from pinbench.sandbox.warm import ServerBroken, WarmServer
 
@@ -71,6 +71,7 @@ def run_job(
         "open_files": limits.open_files,
         "tmpfs_bytes": limits.tmpfs_bytes,
     }
+    job["deprecations"] = job["mode"] in ("script", "pytest") and deprecation_capture()
     secret = _split_secret(job)
     with contextlib.ExitStack() as stack:
         if isolation.drop_uid:  # its own uid: RLIMIT_NPROC caps its processes

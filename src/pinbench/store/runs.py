@@ -83,9 +83,14 @@ CREATE TABLE IF NOT EXISTS samples (
     deadline REAL,
     seconds REAL NOT NULL,
     metrics TEXT NOT NULL DEFAULT '{}',
+    deprecations TEXT,
     created REAL NOT NULL,
     PRIMARY KEY (run_id, problem_id, seed, sample, round)
 );
+-- `pinbench view`: pages of samples in key order filtered by status, and a run's tallies, read
+-- from this index alone (never the rows' programs and messages)
+CREATE INDEX IF NOT EXISTS samples_browse
+    ON samples(run_id, problem_id, seed, sample, round, status, exc_type);
 """
 
 
@@ -114,6 +119,23 @@ class RunStore:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(samples)")}
         if "metrics" not in columns:  # stores written before string metrics existed
             self._db.execute("ALTER TABLE samples ADD COLUMN metrics TEXT NOT NULL DEFAULT '{}'")
+        if "deprecations" not in columns:  # ... and before deprecation capture
+            self._db.execute("ALTER TABLE samples ADD COLUMN deprecations TEXT")
+
+    @classmethod
+    def reader(cls, path: Path) -> RunStore:
+        """A read-only store over its own connection, changing nothing (no schema, no
+        migration): `pinbench view` opens one per request while a run may be writing."""
+        store = cls.__new__(cls)
+        store.path = path
+        uri = f"{path.resolve().as_uri()}?mode=ro"
+        store._db = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
+        return store
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """For readers' own queries (`pinbench.view.queries`)."""
+        return self._db
 
     @classmethod
     def at(cls, results: Path | None) -> RunStore:
@@ -287,6 +309,8 @@ class RunStore:
         values = record.model_dump()
         values["compiles"] = int(record.compiles)
         values["metrics"] = json.dumps(record.metrics)
+        if record.deprecations is not None:
+            values["deprecations"] = record.deprecations.model_dump_json()
         columns = ", ".join(["run_id", *values])
         marks = ", ".join("?" * (len(values) + 2))
         self._db.execute(
@@ -308,6 +332,8 @@ class RunStore:
             values = dict(zip(fields, row, strict=True))
             values["compiles"] = bool(values["compiles"])
             values["metrics"] = json.loads(values["metrics"])
+            if values["deprecations"] is not None:
+                values["deprecations"] = json.loads(values["deprecations"])
             yield SampleRecord.model_validate(values)
 
     def export_rows(self, run_id: str) -> Iterator[dict[str, Any]]:

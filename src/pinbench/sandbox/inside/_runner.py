@@ -18,6 +18,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _cpp  # noqa: E402  (beside this file; imported before the sandbox hides it)
 import _csharp  # noqa: E402
+import _deprecations  # noqa: E402
 import _remote  # noqa: E402
 import _trusted  # noqa: E402
 import _values  # noqa: E402
@@ -438,6 +439,7 @@ def _run_script(job, record):
     sys.modules["__main__"] = main
     genuine = _genuine_unittest() if runs_unittest else None
     snapshot = _snapshot()
+    _watch_deprecations(job, {name: _test_start(job) - 1} if not job.get("script") else None)
     try:
         exec(code, main.__dict__)
         if genuine is not None:
@@ -585,6 +587,8 @@ def _run_pytest(job, record, test_dir=CODEDIR, trusted=False):
     if trusted:  # its own (empty) configuration: none is looked for where the program writes
         args += ["-c", os.path.join(test_dir, "pytest.ini")]
     args.append(os.path.join(test_dir, job["test_file"]))
+    if not trusted:
+        _watch_deprecations(job)
     try:
         exit_code = pytest.main(args, plugins=[collector])
     except SystemExit as exc:
@@ -1841,6 +1845,8 @@ def run_job(job, in_server):
     write, exit_now, getpid, started = os.write, os._exit, os.getpid, time.time()
     streams = (sys.stdout, sys.stderr)
     record = {"status": "harness_error"}
+    if job.get("deprecations"):  # before anything imports a library (a server did already)
+        _deprecations.install()
     iso = job.get("isolation", {})
     tmpfs_bytes = int(job["limits"].get("tmpfs_bytes", 256 << 20))
     trusted = job.get("grading") == "trusted" and job["mode"] in TRUSTED_MODES
@@ -1926,6 +1932,38 @@ def _confine(job, iso, in_server, uid):
         enable_site()
 
 
+def _program_sources(job):
+    """The files the program's code runs from, each with its last line of the program (0:
+    all of it): the module a test imports, or the script's file as it is run."""
+    module = job.get("module") or (job.get("script") or "")[len("test_") : -len(".py")]
+    sources = {os.path.join(CODEDIR, "program.py"): 0}
+    if module:
+        sources[os.path.join(CODEDIR, module + ".py")] = 0
+    return sources
+
+
+def _import_libraries(job):
+    """The pinned libraries, imported as a warm server has them preloaded (a cold run gets
+    the same process state: the grader decodes their values, their import-time warnings are
+    not the program's)."""
+    for name in job.get("libraries") or ():
+        try:
+            __import__(name)
+        except BaseException:  # the program meets the same error itself
+            pass
+
+
+def _watch_deprecations(job, sources=None, emit=None):
+    """Record deprecation signals from here on (`_deprecations`), once the pinned libraries
+    are imported: what they raise as they load is theirs, not the program's."""
+    if not job.get("deprecations"):
+        return
+    _import_libraries(job)
+    sources = sources or _program_sources(job)
+    lines = job["program"].split("\n")
+    _deprecations.watch(sources, dict.fromkeys(sources, lines), emit)
+
+
 def _finish(record, started):
     if record.get("tampered"):
         record.update(
@@ -1934,6 +1972,11 @@ def _finish(record, started):
             message="the program replaced harness objects: %s" % ", ".join(record["tampered"][:8]),
         )
     record["seconds"] = time.time() - started
+    if "deprecations" not in record and _deprecations.watching():
+        record["deprecations"] = {
+            "found": _deprecations.found(),
+            "tampered": _deprecations.tampered(),
+        }
 
 
 def _read_secret(fd):
@@ -1965,7 +2008,8 @@ def _run_trusted(job, record, proof_fd, secret_fd, in_server, started):
             _confine(job, iso, in_server, uid)
             sys.path[:0] = [CODEDIR, WORKDIR]
             os.chdir(WORKDIR)
-            _trusted.serve_program(program_sock, job, CODEDIR)
+            watch = lambda emit: _watch_deprecations(job, emit=emit)  # noqa: E731
+            _trusted.serve_program(program_sock, job, CODEDIR, watch)
         finally:
             exit_now(0)
     program_sock.close()
@@ -1993,6 +2037,8 @@ def _run_trusted(job, record, proof_fd, secret_fd, in_server, started):
         record["message"] = "sandbox setup failed: %s" % (sys.exc_info()[1],)
         record["trace"] = _short_trace(sys.exc_info())
         _emit(proof_fd, nonce, record, write, exit_now, 3)
+    if not in_server:
+        _import_libraries(job)
     grader = _trusted.Grader(grader_sock, program)
     try:
         grader.install_mirrors(with_pytest=job["mode"] == "pytest")
@@ -2012,6 +2058,8 @@ def _run_trusted(job, record, proof_fd, secret_fd, in_server, started):
             message="the program's process sent what the grader does not accept: %s"
             % grader.broken[:300],
         )
+    if job.get("deprecations"):
+        record["deprecations"] = grader.deprecations_found()
     status = grader.program_ended()
     if status is not None and os.WIFSIGNALED(status):  # a limit's signal, as the kernel says
         record["program_exit"] = 128 + os.WTERMSIG(status)

@@ -21,6 +21,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import _deprecations  # noqa: E402  (beside this file, as the runner)
 import _runner  # noqa: E402  (the runner sits beside this file)
 
 MAX_MESSAGE = 4 << 20
@@ -132,6 +133,7 @@ def main():
     except Exception as exc:
         _send(sock, {"ready": False, "error": "sandbox setup failed: %s" % (exc,)})
         return
+    _deprecations.install()  # before the libraries: their `from warnings import warn` binds it
     failed = {}
     for name in config.get("preload", ()):
         try:

@@ -115,8 +115,9 @@ class _ProgramPolicy(object):
         return importlib.import_module(rest[0])
 
 
-def serve_program(sock, job, code_dir):
-    """The program's process: serve the grader until it closes the channel, then exit."""
+def serve_program(sock, job, code_dir, watch=None):
+    """The program's process: serve the grader until it closes the channel, then exit.
+    `watch(emit)` starts recording deprecation signals, each sent to the grader as it comes."""
     ep = _remote.Endpoint(sock, trusting=True, serve_policy=_ProgramPolicy())
     pending = []
     send = ep._send
@@ -198,6 +199,11 @@ def serve_program(sock, job, code_dir):
 
     ep.handlers["write"] = echoed
     ep.notifications.add("write")
+    if watch is not None:
+        import _deprecations
+
+        watch(lambda e: flush_then_send({"op": "deprecated", "id": 0, "args": [ep.encode(e)]}))
+        ep.handlers["deprecations_tampered"] = lambda ep: _deprecations.tampered()
 
     ep.handlers.update(
         run_main=run_main, main_name=main_name, main_names=main_names, mirror_set=mirror_set,
@@ -357,8 +363,9 @@ class Grader(object):
         self.synced = (dict(os.environ), _getcwd(), warning_filters())  # as both were forked
         self.syncing = False
         self.ep.on_call = self._sync
-        self.ep.handlers.update(write=self._write, warn=self._warn)
-        self.ep.notifications.update(("write", "warn"))
+        self.deprecations = []
+        self.ep.handlers.update(write=self._write, warn=self._warn, deprecated=self._deprecated)
+        self.ep.notifications.update(("write", "warn", "deprecated"))
         self.ep.around_serve = self._echoing
         self._wrap_request()
 
@@ -449,6 +456,29 @@ class Grader(object):
             warnings.warn_explicit(message[:20000], klass, filename[:500], lineno)
         except Exception:  # a filter that makes it an error here: the program's run goes on
             pass
+
+    def _deprecated(self, ep, entry):
+        """A deprecation signal the program's process recorded (`_deprecations`): data of a
+        fixed shape, or the channel is broken."""
+        fields = {"category": str, "message": str, "api": (str, type(None)), "line": int}
+        fields["code"] = str
+        if not (isinstance(entry, dict) and set(entry) == set(fields)):
+            raise _remote.BadMessage("bad deprecation record")
+        for name, kind in fields.items():
+            if not isinstance(entry[name], kind) or isinstance(entry[name], bool):
+                raise _remote.BadMessage("bad deprecation record")
+        if len(self.deprecations) < 50:
+            cut = {k: v[:300] if isinstance(v, str) else v for k, v in entry.items()}
+            self.deprecations.append(cut)
+
+    def deprecations_found(self):
+        """What the program's process recorded, and whether it replaced the recording; a
+        process that does not answer is taken to have (its signals may be missing)."""
+        try:
+            tampered = self.ep.request("deprecations_tampered") is not False
+        except Exception:
+            tampered = True
+        return {"found": list(self.deprecations), "tampered": tampered}
 
     def remote_module(self, name):
         module = RemoteModule(name, self.ep.request("import", name))
