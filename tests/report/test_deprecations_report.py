@@ -74,5 +74,6 @@ def test_a_run_reports_deprecated_passes_by_library_change_and_api(tmp_path: Pat
     assert "Passes that use deprecated API" in page and "<code>np.float</code>" in page
     comparison = tmp_path / "c.json"
     _invoke("compare", *ids, "--results", str(results), "--json", str(comparison))
-    shares = {e["run_id"]: e["deprecated"] for e in json.loads(comparison.read_text())["leaderboard"]}
+    leaderboard = json.loads(comparison.read_text())["leaderboard"]
+    shares = {e["run_id"]: e["deprecated"] for e in leaderboard}
     assert shares == {ids[0]: 0.25, ids[1]: 0.0}
