@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -19,6 +19,7 @@ from rich.text import Text
 from typer.core import TyperGroup
 
 from pinbench.core.datasets import DatasetError
+from pinbench.report.cutoffs import Cutoff
 from pinbench.report.data import Report, build_report
 from pinbench.store.runs import RunRow, RunStore
 from pinbench.tasks.generation.loaders import LOADERS, LoadResult, detect_format, load_dataset
@@ -227,9 +228,15 @@ def find_run_or_exit(store: RunStore, run: str) -> RunRow:
     return row
 
 
-def load_report(store: RunStore, run: str, details: bool = True) -> Report:
+def load_report(
+    store: RunStore,
+    run: str,
+    details: bool = True,
+    cutoff_of: Callable[[RunRow], Cutoff | None] | None = None,
+) -> Report:
+    """`cutoff_of`: the knowledge cutoff to split the run's scores at, if any."""
     row = find_run_or_exit(store, run)
     try:
-        return build_report(store, row, details)
+        return build_report(store, row, details, cutoff_of(row) if cutoff_of else None)
     except ValueError as exc:
         fail(str(exc))

@@ -8,18 +8,16 @@ import itertools
 import math
 from collections import defaultdict
 
-import numpy as np
 from pydantic import BaseModel
 from scipy import stats
 
-from pinbench.core.outcome import NOT_SCORED
 from pinbench.core.records import SampleRecord
+from pinbench.metrics.intervals import mean_interval, problem_rates
 from pinbench.metrics.scores import at_round, chains_of, score
 from pinbench.report import plots
+from pinbench.report.cutoffs import CutoffSplit
 from pinbench.report.data import Report
 from pinbench.report.html import render
-
-_RESAMPLES = 2000
 
 
 class Entry(BaseModel):
@@ -31,6 +29,7 @@ class Entry(BaseModel):
     std: float | None
     feedback: float | None
     deprecated: float | None = None  # of its captured passes, the share using deprecated API
+    cutoff: CutoffSplit | None = None  # its scores before/after its knowledge cutoff
 
 
 class Pair(BaseModel):
@@ -67,7 +66,7 @@ def compare(reports: list[Report], records: dict[str, list[SampleRecord]]) -> Co
         (_entry(r, records[r.run_id], shared or None) for r in reports),
         key=lambda e: -(e.pass_at_1 or 0.0),
     )
-    rates = {r.run_id: _problem_rates(records[r.run_id]) for r in reports}
+    rates = {r.run_id: problem_rates(records[r.run_id]) for r in reports}
     pairs = []
     for a, b in itertools.combinations([e.run_id for e in leaderboard], 2):
         common = sorted(set(rates[a]) & set(rates[b]))
@@ -96,6 +95,7 @@ def _entry(report: Report, records: list[SampleRecord], only: set[str] | None) -
         std=rounds[0].pass_at[0].std,
         feedback=rounds[-1].pass_at[0].mean if config.feedback_rounds else None,
         deprecated=_deprecated_share(chosen, config.feedback_rounds),
+        cutoff=report.cutoff.model_copy(update={"breakdowns": {}}) if report.cutoff else None,
     )
 
 
@@ -107,28 +107,13 @@ def _deprecated_share(records: list[SampleRecord], last: int) -> float | None:
     return sum(not d.clean for d in captured) / len(captured) if captured else None
 
 
-def _problem_rates(records: list[SampleRecord]) -> dict[str, float]:
-    """Round-0 pass rate of each problem over its scored samples (pass@1 per problem)."""
-    tallies: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for (pid, _, _), chain in chains_of(records).items():
-        record = at_round(chain, 0)
-        if record is not None and record.status not in NOT_SCORED:
-            tallies[pid][0] += 1
-            tallies[pid][1] += record.passed
-    return {pid: c / n for pid, (n, c) in tallies.items() if n}
-
-
 def _pair(a: str, b: str, differences: list[float]) -> Pair:
-    data = np.asarray(differences)
-    mean = float(data.mean())
-    if len(data) < 2 or float(data.std()) == 0.0:
-        low = high = mean
-    else:
-        result = stats.bootstrap(
-            (data,), np.mean, n_resamples=_RESAMPLES, method="percentile", random_state=0
-        )
-        low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
-    return Pair(a=a, b=b, problems=len(data), difference=mean, low=low, high=high)
+    interval = mean_interval(differences)
+    assert interval is not None  # called with the problems two runs share, never none
+    return Pair(
+        a=a, b=b, problems=interval.problems, difference=interval.mean,
+        low=interval.low, high=interval.high,
+    )  # fmt: skip
 
 
 def _correlation(

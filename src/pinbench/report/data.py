@@ -14,7 +14,9 @@ from pinbench.core.outcome import FAILURE_TYPES, NOT_SCORED, failure_type
 from pinbench.core.records import ItemMeta, SampleRecord
 from pinbench.drift import DriftSummary
 from pinbench.evaluation.config import RunSummary
+from pinbench.metrics.intervals import problem_rates
 from pinbench.metrics.scores import Chains, at_round, chains_of, score
+from pinbench.report.cutoffs import Cutoff, CutoffSplit, split
 from pinbench.store.runs import RunRow, RunStore
 
 _DETAIL_CHARS = 4000  # per field of the per-problem details: keeps 20k-sample reports small
@@ -106,13 +108,18 @@ class Report(BaseModel):
     deprecations: DeprecationSummary | None = Field(
         default=None, description="deprecated API use; None when no execution captured it"
     )
+    cutoff: CutoffSplit | None = Field(
+        default=None, description="pass@1 before/after the model's knowledge cutoff, if known"
+    )
 
     @property
     def has_feedback(self) -> bool:
         return self.summary.config.feedback_rounds > 0
 
 
-def build_report(store: RunStore, run: RunRow, details: bool = True) -> Report:
+def build_report(
+    store: RunStore, run: RunRow, details: bool = True, cutoff: Cutoff | None = None
+) -> Report:
     if run.summary is None:
         raise ValueError(f"run {run.id} has no summary yet ({run.status})")
     summary = RunSummary.model_validate(run.summary)
@@ -136,6 +143,7 @@ def build_report(store: RunStore, run: RunRow, details: bool = True) -> Report:
     problems = _problem_results(chains, metas, last)
     if details:
         _add_details(store, chains, problems, metas, last)
+    tags = list(dict.fromkeys(n for m in metas.values() for n in m.breakdowns))
     return Report(
         run_id=run.id,
         model_name=run.model_name,
@@ -146,7 +154,7 @@ def build_report(store: RunStore, run: RunRow, details: bool = True) -> Report:
         by_change=groups(lambda m: m.change),
         by_tag={
             name: found
-            for name in dict.fromkeys(n for m in metas.values() for n in m.breakdowns)
+            for name in tags
             if (found := groups(functools.partial(_breakdown, name=name)))
             and (len(found) > 1 or name not in _SHOWN_WHEN_MIXED)
         },
@@ -160,7 +168,24 @@ def build_report(store: RunStore, run: RunRow, details: bool = True) -> Report:
         problems=problems,
         drift=DriftSummary.model_validate(drifted) if (drifted := store.drift(run.id)) else None,
         deprecations=deprecation_summary(chains, metas, last),
+        cutoff=_cutoff_split(cutoff, records, metas, tags),
     )
+
+
+def _cutoff_split(
+    cutoff: Cutoff | None,
+    records: list[SampleRecord],
+    metas: dict[str, ItemMeta],
+    tags: list[str],
+) -> CutoffSplit | None:
+    if cutoff is None:
+        return None
+    breakdowns: dict[str, Callable[[ItemMeta], str]] = {
+        "library": lambda m: m.library or "unknown",
+        "change": lambda m: m.change,
+    }
+    breakdowns.update({name: functools.partial(_breakdown, name=name) for name in tags})
+    return split(cutoff, problem_rates(records), metas, breakdowns)
 
 
 def deprecation_summary(

@@ -9,6 +9,7 @@ from typing import Any
 import jinja2
 
 from pinbench.core.outcome import FAILURE_TYPES
+from pinbench.metrics.intervals import interval_text
 from pinbench.report import plots
 from pinbench.report.data import Group, Report
 
@@ -24,7 +25,7 @@ def pct(value: float | None) -> str:
 
 
 def render(template: str, **context: Any) -> str:
-    return _ENV.get_template(template).render(pct=pct, **context)
+    return _ENV.get_template(template).render(pct=pct, interval=interval_text, **context)
 
 
 def group_plot(title: str, groups: list[Group], feedback: bool) -> str:

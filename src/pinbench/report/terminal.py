@@ -7,6 +7,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pinbench.evaluation.config import RunSummary
+from pinbench.metrics.intervals import interval_text
 from pinbench.report.data import Group, Report
 
 
@@ -63,6 +64,13 @@ def print_summary(console: Console, summary: RunSummary, report: Report | None =
     if scores.exceptions:
         top = ", ".join(f"{name} {count}" for name, count in list(scores.exceptions.items())[:6])
         console.print(f"failures: {top}")
+    if report is not None and (cut := report.cutoff) is not None:
+        console.print(
+            f"knowledge cutoff {cut.cutoff.month} ({cut.cutoff.source}): pass@1 before "
+            f"{interval_text(cut.before)}, after {interval_text(cut.after)}, gap "
+            f"{interval_text(cut.gap, signed=True)} points"
+            + (f"; {cut.undated} problems undated" if cut.undated else "")
+        )
     if report is not None and (dep := report.deprecations) is not None and dep.captured:
         share = 100 * dep.deprecated / dep.captured
         console.print(
