@@ -32,6 +32,7 @@ from pinbench.execution.local import ExecutionService
 from pinbench.execution.timeouts import Calibration, retry_at_cap
 from pinbench.sandbox.grade import TRUSTED, current_grading
 from pinbench.sandbox.isolation import Isolation
+from pinbench.store.flakes import FlakeRegistry, flake_key
 from pinbench.tasks.generation.problem import Language, Problem, env_spec_for
 from pinbench.tasks.generation.task import item_of
 
@@ -41,6 +42,7 @@ class Verdict(StrEnum):
     UNSOUND = "unsound"  # a check failed: the problem itself is broken
     UNVERIFIED = "unverified"  # infrastructure prevented the checks (environment, harness)
     NOT_DISCRIMINATIVE = "not_discriminative"  # sound, but not proven to depend on its version
+    FLAKY = "flaky"  # repeated, the reference's hidden test passed only sometimes
 
 
 # Outcomes that count as "the program failed" where a check expects a failure.
@@ -67,6 +69,20 @@ class Check(BaseModel):
         )
 
 
+class Repeats(BaseModel):
+    """The reference's hidden test run again and again: half one after another, half all at
+    once (parallel load), never from the outcome cache."""
+
+    runs: int = Field(description="scored runs (infrastructure outcomes left out)")
+    passed: int
+    outcomes: dict[str, int] = Field(description="status -> runs")
+    seconds: list[float] = Field(default_factory=list, description="each run's time")
+
+    @property
+    def flaky(self) -> bool:
+        return 0 < self.passed < self.runs
+
+
 class ProblemReport(BaseModel):
     id: str
     library: str
@@ -86,6 +102,10 @@ class ProblemReport(BaseModel):
         default=False,
         description="graded in the program's own process (forgeable): under trusted grading "
         "the reference fails its hidden test out of process and passes in one",
+    )
+
+    repeats: Repeats | None = Field(
+        default=None, description="`--repeat N`: the hidden test's outcomes over N+1 runs"
     )
 
     @property
@@ -305,11 +325,14 @@ def check_problem(
     cap: Limits,
     contrast: Environment | Exception | None = None,
     discriminative: bool = False,
+    repeat: int = 0,
+    flakes: FlakeRegistry | None = None,
 ) -> ProblemReport:
     """Hidden test first, with the cap as deadline: its runtime calibrates the other checks'.
     Under trusted grading, a reference that fails one of its tests out of process and passes
     them all in one makes the problem graded in-process (as `run` decides it too)."""
     report = _base_report(problem, env)
+    original = problem
     report.checks["starter_compiles"] = _starter_check(problem)
     preload = preload_for(env, problem)
     report.checks["imports"] = _import_check(service, env, problem, cap)
@@ -326,7 +349,46 @@ def check_problem(
     if discriminative:
         report.checks.update(check_contrast(service, env, contrast, problem, cap))
     report.verdict = _verdict(report.checks)
+    if repeat > 0 and not hidden.status.is_infrastructure:
+        report.repeats = repeat_hidden(service, env, problem, cap, preload, hidden, repeat)
+        if flakes is not None:
+            key = flake_key(env_spec_for(original), original.hidden_test, original.solution)
+            flakes.record(key, problem.id, report.repeats.runs, report.repeats.passed)
+        if report.repeats.flaky:
+            report.verdict = Verdict.FLAKY
     return report
+
+
+def repeat_hidden(
+    service: ExecutionService,
+    env: Environment,
+    problem: Problem,
+    cap: Limits,
+    preload: tuple[str, ...],
+    first: Execution,
+    repeat: int,
+) -> Repeats:
+    """`first` and `repeat` more runs of the reference's hidden test: the first half one after
+    another, the rest all at once."""
+
+    def once() -> Execution:
+        return service.run(env, problem.solution, problem.hidden_test, cap, preload, fresh=True)
+
+    alone = (repeat + 1) // 2
+    results = [first, *(once() for _ in range(alone))]
+    if repeat > alone:
+        with ThreadPoolExecutor(max_workers=repeat - alone) as burst:
+            results += list(burst.map(lambda _: once(), range(repeat - alone)))
+    scored = [r for r in results if not r.status.is_infrastructure]
+    outcomes: dict[str, int] = {}
+    for result in scored:
+        outcomes[result.status.value] = outcomes.get(result.status.value, 0) + 1
+    return Repeats(
+        runs=len(scored),
+        passed=sum(r.passed for r in scored),
+        outcomes=outcomes,
+        seconds=[round(r.seconds, 3) for r in results],
+    )
 
 
 def _reference_tests(
@@ -418,6 +480,7 @@ def validate(
     service: ExecutionService | None = None,
     discriminative: bool = False,
     on_progress: Callable[[str, ProblemReport | None], None] | None = None,
+    repeat: int = 0,
 ) -> list[ProblemReport]:
     """Validate all problems; results come back in dataset order.
 
@@ -435,8 +498,10 @@ def validate(
                 service=own,
                 discriminative=discriminative,
                 on_progress=on_progress,
+                repeat=repeat,
             )
     limits = limits or Limits()
+    flakes = FlakeRegistry() if repeat > 0 else None
     notify = on_progress or (lambda _event, _report: None)
     needs = [specs_for(p, discriminative) for p in problems]
     waiting_on = [len(specs) for specs in needs]
@@ -462,8 +527,9 @@ def validate(
             else:
                 try:
                     report = check_problem(
-                        service, pinned, problem, limits, contrast, discriminative
-                    )
+                        service, pinned, problem, limits, contrast, discriminative,
+                        repeat, flakes,
+                    )  # fmt: skip
                 except Exception as exc:  # a harness fault on one problem must not stop the run
                     report = _base_report(problem, pinned)
                     report.checks["harness"] = Check(status=Status.HARNESS_ERROR, detail=repr(exc))
@@ -528,6 +594,7 @@ def validate_dataset(
     cache: bool = True,
     discriminative: bool = False,
     on_progress: Callable[[str, ProblemReport | None], None] | None = None,
+    repeat: int = 0,
 ) -> ValidationRun:
     """`pinbench validate`: every problem checked with its own execution service (warm pools
     and outcome cache as asked), and the document its `--json` writes."""
@@ -542,6 +609,7 @@ def validate_dataset(
             service=service,
             discriminative=discriminative,
             on_progress=on_progress,
+            repeat=repeat,
         )
         stats = service.stats()
     summary = {v.value: sum(r.verdict is v for r in reports) for v in Verdict}

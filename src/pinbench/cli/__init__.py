@@ -15,6 +15,7 @@ from pinbench.cli.report import compare_cmd, report_cmd
 from pinbench.cli.run import run_cmd
 from pinbench.cli.runs import runs_app
 from pinbench.cli.validate import validate_cmd
+from pinbench.cli.view import view_cmd
 
 app = typer.Typer(
     cls=Group,  # errors on one line, `--help` as wide as the terminal
@@ -32,3 +33,4 @@ app.command("report")(report_cmd)
 app.command("compare")(compare_cmd)
 app.command("drift")(drift_cmd)
 app.command("mine")(mine_cmd)
+app.command("view")(view_cmd)

@@ -24,6 +24,7 @@ from pinbench.cli.common import (
     progress_bar,
     warn,
 )
+from pinbench.cli.view import serving_run
 from pinbench.core.outcome import Status
 from pinbench.core.records import SampleRecord
 from pinbench.evaluation import api
@@ -67,6 +68,15 @@ def run_cmd(
     feedback_rounds: Annotated[
         int | None,
         typer.Option("--feedback-rounds", help="Re-prompt with the visible test's error."),
+    ] = None,
+    flaky_runs: Annotated[
+        int | None,
+        typer.Option(
+            "--flaky-runs",
+            min=2,
+            help="Executions of each sample of a problem `validate --repeat` found flaky "
+            "(default 3); one whose outcomes disagree is reported flaky, never scored.",
+        ),
     ] = None,
     doc_prompting: Annotated[
         bool | None, typer.Option("--doc-prompting/--no-doc-prompting", help="Add API docs.")
@@ -157,6 +167,12 @@ def run_cmd(
     ] = None,
     results: ResultsOpt = None,
     allow_direct_references: DirectOpt = False,
+    view: Annotated[
+        bool,
+        typer.Option(
+            "--view", help="Serve `pinbench view` on a free local port while the run goes."
+        ),
+    ] = False,
 ) -> None:
     """Generate with a model, execute in the pinned environments, score, and store.
 
@@ -176,6 +192,7 @@ def run_cmd(
         "max_tokens": max_tokens,
         "seeds": seeds,
         "feedback_rounds": feedback_rounds,
+        "flaky_runs": flaky_runs,
         "doc_prompting": doc_prompting,
         "cot": cot,
         "style": style,
@@ -224,7 +241,7 @@ def run_cmd(
         config.model,
         sep="",
     )
-    with progress_bar() as progress:
+    with serving_run(results, config.run_id, view), progress_bar() as progress:
         bar = progress.add_task("samples", total=len(items) * config.n * config.seeds)
 
         def on_sample(record: SampleRecord) -> None:

@@ -73,6 +73,16 @@ def validate_cmd(
     only: Annotated[
         list[str] | None, typer.Option("--only", help="Validate only these problem ids.")
     ] = None,
+    repeat: Annotated[
+        int,
+        typer.Option(
+            "--repeat",
+            min=0,
+            help="Run each reference's hidden test N more times (half in turn, half at once, "
+            "never from the cache): a problem whose outcomes disagree is flaky, and runs "
+            "re-execute its samples instead of scoring one outcome.",
+        ),
+    ] = 0,
 ) -> None:
     """Prove every problem sound: starter compiles, pins import, reference passes its tests.
 
@@ -87,6 +97,8 @@ def validate_cmd(
         pinbench validate GitChameleon/dataset --jobs 4 --json out/validate.json
 
         pinbench validate gitchameleon.csv --format gitchameleon1 --strict
+
+        pinbench validate builtin --repeat 5
     """
     fmt = fmt or detect_or_exit(dataset)
     loaded = load_or_exit(dataset, fmt, strict, allow_direct_references)
@@ -120,15 +132,18 @@ def validate_cmd(
             cache=not no_cache,
             discriminative=discriminative,
             on_progress=on_progress,
+            repeat=repeat,
         )
     if json_out:  # written before anything is printed
         write_json(json_out, done)
     _print_reports(done.problems)
     summary, stats = done.summary, done.executions
     not_disc = f", {summary['not_discriminative']} not discriminative" if discriminative else ""
+    flaky = f", {summary['flaky']} flaky over {repeat + 1} runs each" if repeat else ""
     console.print(
         f"{summary['sound']}/{len(done.problems)} sound, {summary['unsound']} unsound, "
-        f"{summary['unverified']} unverified (infrastructure){not_disc} in {done.seconds:.1f}s"
+        f"{summary['unverified']} unverified (infrastructure){not_disc}{flaky} "
+        f"in {done.seconds:.1f}s"
     )
     if done.grading.in_process:
         console.print(
@@ -150,6 +165,7 @@ _STYLE = {
     Verdict.UNSOUND: "red",
     Verdict.UNVERIFIED: "yellow",
     Verdict.NOT_DISCRIMINATIVE: "magenta",
+    Verdict.FLAKY: "yellow",
 }
 
 
@@ -163,6 +179,9 @@ def _print_reports(reports: list[ProblemReport]) -> None:
             details.insert(0, "graded in-process (its test needs the program's objects)")
         if report.substitution:
             details.append(report.substitution)
+        if report.repeats is not None and report.repeats.flaky:
+            counts = ", ".join(f"{k} {v}" for k, v in sorted(report.repeats.outcomes.items()))
+            details.insert(0, f"hidden test over {report.repeats.runs} runs: {counts}")
         table.add_row(
             report.id,
             f"{report.library}@{report.version}"

@@ -20,6 +20,7 @@ class Status(StrEnum):
     HARNESS_ERROR = "harness_error"  # infrastructure: the sandbox itself failed
     MODEL_ERROR = "model_error"  # infrastructure: the model gave no answer
     GENERATED = "generated"  # answered, not executed (--no-execute, or a task with no verdict)
+    FLAKY = "flaky"  # re-executed on a problem known flaky, and its outcomes disagreed
 
     @property
     def is_infrastructure(self) -> bool:
@@ -39,7 +40,7 @@ class Status(StrEnum):
 
 
 INFRASTRUCTURE = frozenset({Status.ENVIRONMENT_ERROR, Status.HARNESS_ERROR, Status.MODEL_ERROR})
-NOT_SCORED = frozenset({*INFRASTRUCTURE, Status.GENERATED})
+NOT_SCORED = frozenset({*INFRASTRUCTURE, Status.GENERATED, Status.FLAKY})
 
 # The failure types of the GitChameleon papers' error tables.
 FAILURE_TYPES = (

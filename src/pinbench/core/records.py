@@ -36,6 +36,9 @@ class SampleRecord(BaseModel):
     deprecations: Deprecations | None = Field(
         default=None, description="the hidden test's deprecation signals, where captured"
     )
+    reruns: tuple[Status, ...] = Field(
+        default=(), description="every outcome of a sample of a problem known flaky"
+    )
 
     @property
     def passed(self) -> bool:

@@ -49,6 +49,9 @@ class RunConfig(BaseModel):
         default=Variant.VERSICODE, description="string metrics' definition"
     )
     timeout_cap: float = 60.0
+    flaky_runs: int = Field(
+        default=3, ge=2, description="executions of a sample of a problem known flaky"
+    )
     execute: bool = True
     problems_digest: str = Field(
         default="", description="hash of the selected problems: an edited dataset is a new run"
@@ -66,6 +69,8 @@ class RunConfig(BaseModel):
         fields = self.model_dump(mode="json")
         if fields["language"] is None:  # runs from before --language keep their ids
             del fields["language"]
+        if fields["flaky_runs"] == 3:  # ... and those from before --flaky-runs
+            del fields["flaky_runs"]
         blob = json.dumps(fields, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
 

@@ -31,6 +31,7 @@ from pinbench.execution.timeouts import Calibration, retry_at_cap
 from pinbench.metrics.scores import score
 from pinbench.models.base import Generation, Model, Request
 from pinbench.sandbox.grade import TRUSTED, current_grading
+from pinbench.store.flakes import FlakeRegistry, flake_key
 from pinbench.store.runs import RunStore
 from pinbench.tasks.base import STEP_BREAK, Feedback, Task, trim_error
 
@@ -66,6 +67,7 @@ class Runner:
         self._deadlines: dict[str, asyncio.Future[float]] = {}
         self._references: dict[str, Execution] = {}  # item -> its reference's calibration run
         self._in_process: set[str] = set()  # items whose reference passes only in one process
+        self._flaky = _known_flaky(items) if executor is not None else set()
         self._requests = {"asked": 0, "cached": 0, "errors": 0}
         self._cap = Limits(wall_seconds=config.timeout_cap, cpu_seconds=int(config.timeout_cap))
         self._model_errors: dict[str, ModelErrors] = {}
@@ -309,6 +311,9 @@ class Runner:
         hidden = self._weigh_claim(
             item, await self._run(env, item, record.program, item.hidden_test, limits)
         )
+        reruns: tuple[Status, ...] = ()
+        if item.id in self._flaky and not hidden.status.is_infrastructure:
+            hidden, reruns = await self._rerun(env, item, record.program, limits, hidden)
         update: dict[str, Any] = {
             "status": hidden.status,
             "exc_type": hidden.exc_type,
@@ -317,6 +322,7 @@ class Runner:
             "deadline": deadline,
             "seconds": hidden.seconds,
             "deprecations": hidden.deprecations,
+            "reruns": reruns,
         }
         if run_visible and item.visible_test is not None and not hidden.status.is_infrastructure:
             visible = await self._run(env, item, record.program, item.visible_test, limits)
@@ -344,8 +350,32 @@ class Runner:
             }
         )
 
+    async def _rerun(
+        self, env: EnvHandle, item: Item[Any], program: str, limits: Limits, first: Execution
+    ) -> tuple[Execution, tuple[Status, ...]]:
+        """A sample of a problem known flaky runs `flaky_runs` times in all; when its outcomes
+        disagree (some pass, some do not) it is flaky, and not scored either way."""
+        assert item.hidden_test is not None
+        results = [first]
+        for _ in range(self.config.flaky_runs - 1):
+            again = await self._run(env, item, program, item.hidden_test, limits, fresh=True)
+            if not again.status.is_infrastructure:
+                results.append(again)
+        statuses = tuple(r.status for r in results)
+        passed = sum(r.passed for r in results)
+        if 0 < passed < len(results):
+            message = f"flaky: passed {passed} of {len(results)} runs (a problem known flaky)"
+            return first.model_copy(update={"status": Status.FLAKY, "message": message}), statuses
+        return first, statuses
+
     async def _run(
-        self, env: EnvHandle, item: Item[Any], program: str, test: TestSpec, limits: Limits
+        self,
+        env: EnvHandle,
+        item: Item[Any],
+        program: str,
+        test: TestSpec,
+        limits: Limits,
+        fresh: bool = False,
     ) -> Execution:
         assert self.executor is not None
         modules = tuple(dict.fromkeys((*env.modules, *item.preload)))
@@ -353,10 +383,10 @@ class Runner:
             self._in_process.add(item.id)  # a repository's suite: reported as in-process
         if item.id in self._in_process:
             test = test.graded_in_process()
-        result = await self.executor.run(env, program, test, limits, modules)
+        result = await self.executor.run(env, program, test, limits, modules, fresh)
         timed_out = result.status is Status.TIMEOUT
         if retry_at_cap(timed_out, limits.wall_seconds, self._cap.wall_seconds):
-            result = await self.executor.run(env, program, test, self._cap, modules)
+            result = await self.executor.run(env, program, test, self._cap, modules, fresh)
         return result
 
     def _environment(self, item: Item[Any]) -> asyncio.Future[EnvHandle | Exception]:
@@ -438,3 +468,13 @@ def _machine() -> dict[str, Any]:
         "python": platform.python_version(),
         "cpus": os.cpu_count(),
     }
+
+
+def _known_flaky(items: list[Item[Any]]) -> set[str]:
+    """The items `validate --repeat` recorded as flaky (same environment, test, reference)."""
+    keys = {
+        flake_key(item.env, item.hidden_test, item.reference): item.id
+        for item in items
+        if item.env is not None and item.hidden_test is not None
+    }
+    return {keys[key] for key in FlakeRegistry().flaky(list(keys))}

@@ -36,7 +36,8 @@ def handle_for(env: Environment) -> EnvHandle:
 class Executor(Protocol):
     """Builds environments and runs programs in them. `prepare` raises `EnvError` (or any
     exception: recorded as the samples' environment outcome); `run` returns an outcome for
-    every call, infrastructure faults included, and never raises for a program's behaviour.
+    every call, infrastructure faults included, and never raises for a program's behaviour;
+    `fresh` runs it again whatever an earlier outcome was (a flakiness check), recording nothing.
     Used as a context manager: leaving it stops its pools and closes its cache."""
 
     name: str
@@ -50,6 +51,7 @@ class Executor(Protocol):
         test: TestSpec,
         limits: Limits,
         preload: tuple[str, ...] = (),
+        fresh: bool = False,
     ) -> Execution: ...
 
     def stats(self) -> dict[str, int]: ...

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import os
 import threading
@@ -57,9 +58,11 @@ class ExecutionService:
         test: TestSpec,
         limits: Limits,
         preload: tuple[str, ...] = (),
+        fresh: bool = False,
     ) -> Execution:
+        """`fresh`: executed whatever the outcome cache holds, and not kept in it."""
         level = self.isolation.level
-        if self.cache is not None:
+        if self.cache is not None and not fresh:
             hit = self.cache.find(env.key, program, test, limits, [level])
             if hit is not None:
                 return hit
@@ -74,7 +77,7 @@ class ExecutionService:
             libraries=env.preload(),
         )
         self.executed = next(self._executed) + 1  # itertools.count is atomic under threads
-        if self.cache is not None:
+        if self.cache is not None and not fresh:
             self.cache.keep(env.key, program, test, limits, level, result)
         return result
 
@@ -128,12 +131,14 @@ class LocalExecutor:
         test: TestSpec,
         limits: Limits,
         preload: tuple[str, ...] = (),
+        fresh: bool = False,
     ) -> Execution:
         assert env.environment is not None, "a handle from another executor"
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._runners, self.service.run, env.environment, program, test, limits, preload
+        call = functools.partial(
+            self.service.run, env.environment, program, test, limits, preload, fresh
         )
+        return await loop.run_in_executor(self._runners, call)
 
     def stats(self) -> dict[str, int]:
         return self.service.stats()

@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 
 from pydantic import BaseModel, Field
 
-from pinbench.core.outcome import INFRASTRUCTURE, NOT_SCORED
+from pinbench.core.outcome import INFRASTRUCTURE, NOT_SCORED, Status
 from pinbench.core.records import SampleRecord
 from pinbench.metrics.passk import expected_best_at_k, mean_pass_at_k, mean_std
 
@@ -50,6 +50,21 @@ class Scores(BaseModel):
         default_factory=dict, description="string metric -> expected best of k, per k"
     )
     agreement: Agreement | None = None
+    flakes: Flakes | None = Field(
+        default=None, description="samples of problems known flaky, re-executed"
+    )
+
+
+class Flakes(BaseModel):
+    """Samples of problems `validate --repeat` found flaky: each was executed several times;
+    those whose outcomes disagreed are `flaky` and not scored."""
+
+    reexecuted: int
+    flaky: int
+
+    @property
+    def rate(self) -> float | None:
+        return self.flaky / self.reexecuted if self.reexecuted else None
 
 
 Chains = dict[tuple[str, int, int], dict[int, SampleRecord]]
@@ -82,7 +97,15 @@ def score(records: list[SampleRecord], ks: tuple[int, ...], rounds: int, seeds: 
         statuses=dict(statuses.most_common()),
         infrastructure={s: c for s, c in statuses.items() if s in INFRASTRUCTURE},
         exceptions=dict(exceptions.most_common()),
+        flakes=_flakes(latest),
     )
+
+
+def _flakes(latest: list[SampleRecord | None]) -> Flakes | None:
+    rerun = [r for r in latest if r is not None and r.reruns]
+    if not rerun:
+        return None
+    return Flakes(reexecuted=len(rerun), flaky=sum(r.status is Status.FLAKY for r in rerun))
 
 
 def at_round(chain: dict[int, SampleRecord], round_: int) -> SampleRecord | None:

@@ -64,6 +64,12 @@ def print_summary(console: Console, summary: RunSummary, report: Report | None =
     if scores.exceptions:
         top = ", ".join(f"{name} {count}" for name, count in list(scores.exceptions.items())[:6])
         console.print(f"failures: {top}")
+    if (flakes := scores.flakes) is not None:
+        console.print(
+            f"known-flaky problems: {flakes.reexecuted} samples executed "
+            f"{config.flaky_runs} times each, {flakes.flaky} disagreed "
+            f"({100 * (flakes.rate or 0):.1f}% flake rate; flaky samples are not scored)"
+        )
     if report is not None and (cut := report.cutoff) is not None:
         console.print(
             f"knowledge cutoff {cut.cutoff.month} ({cut.cutoff.source}): pass@1 before "

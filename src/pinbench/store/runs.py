@@ -84,6 +84,7 @@ CREATE TABLE IF NOT EXISTS samples (
     seconds REAL NOT NULL,
     metrics TEXT NOT NULL DEFAULT '{}',
     deprecations TEXT,
+    reruns TEXT NOT NULL DEFAULT '[]',
     created REAL NOT NULL,
     PRIMARY KEY (run_id, problem_id, seed, sample, round)
 );
@@ -121,6 +122,8 @@ class RunStore:
             self._db.execute("ALTER TABLE samples ADD COLUMN metrics TEXT NOT NULL DEFAULT '{}'")
         if "deprecations" not in columns:  # ... and before deprecation capture
             self._db.execute("ALTER TABLE samples ADD COLUMN deprecations TEXT")
+        if "reruns" not in columns:  # ... and before flaky problems were re-executed
+            self._db.execute("ALTER TABLE samples ADD COLUMN reruns TEXT NOT NULL DEFAULT '[]'")
 
     @classmethod
     def reader(cls, path: Path) -> RunStore:
@@ -140,7 +143,12 @@ class RunStore:
     @classmethod
     def at(cls, results: Path | None) -> RunStore:
         """The store of a results directory ($PINBENCH_HOME/results unless told)."""
-        return cls((results or cache_root() / "results") / "pinbench.sqlite")
+        return cls(cls.path_at(results))
+
+    @staticmethod
+    def path_at(results: Path | None) -> Path:
+        """Where `at` keeps a results directory's store, without opening (or creating) it."""
+        return (results or cache_root() / "results") / "pinbench.sqlite"
 
     def close(self) -> None:
         self._db.close()
@@ -311,6 +319,7 @@ class RunStore:
         values["metrics"] = json.dumps(record.metrics)
         if record.deprecations is not None:
             values["deprecations"] = record.deprecations.model_dump_json()
+        values["reruns"] = json.dumps([status.value for status in record.reruns])
         columns = ", ".join(["run_id", *values])
         marks = ", ".join("?" * (len(values) + 2))
         self._db.execute(
@@ -334,6 +343,7 @@ class RunStore:
             values["metrics"] = json.loads(values["metrics"])
             if values["deprecations"] is not None:
                 values["deprecations"] = json.loads(values["deprecations"])
+            values["reruns"] = json.loads(values["reruns"])
             yield SampleRecord.model_validate(values)
 
     def export_rows(self, run_id: str) -> Iterator[dict[str, Any]]:

@@ -289,8 +289,9 @@ class RayExecutor:
         test: TestSpec,
         limits: Limits,
         preload: tuple[str, ...] = (),
+        fresh: bool = False,
     ) -> Execution:
-        hit = self._cached(env.key, program, test, limits)
+        hit = None if fresh else self._cached(env.key, program, test, limits)
         if hit is not None:
             return hit
         for _ in range(_TRIES):
@@ -305,7 +306,8 @@ class RayExecutor:
             except _Lost:
                 self._counts["retries"] += 1
                 continue
-            self._remember(node, env.key, program, test, limits, result)
+            if not fresh:
+                self._remember(node, env.key, program, test, limits, result)
             return result
         return _infrastructure(f"lost with {_TRIES} nodes in a row", limits)
 

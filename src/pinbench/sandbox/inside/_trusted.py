@@ -25,6 +25,7 @@ import sys
 import types
 import warnings
 
+import _deprecations
 import _remote
 import _values
 
@@ -117,12 +118,18 @@ class _ProgramPolicy(object):
 
 def serve_program(sock, job, code_dir, watch=None):
     """The program's process: serve the grader until it closes the channel, then exit.
-    `watch(emit)` starts recording deprecation signals, each sent to the grader as it comes."""
+    `watch(emit)` starts recording deprecation signals, each sent to the grader as it comes;
+    a replaced recorder is told before the next message (the program's code runs only while
+    a request waits for its answer)."""
     ep = _remote.Endpoint(sock, trusting=True, serve_policy=_ProgramPolicy())
     pending = []
     send = ep._send
+    told = [watch is None]
 
     def flush_then_send(payload):
+        if not told[0] and _deprecations.tampered():
+            told[0] = True
+            send({"op": "deprecations_tampered", "id": 0, "args": []})
         if pending:
             chunks = list(pending)
             del pending[:]
@@ -200,10 +207,7 @@ def serve_program(sock, job, code_dir, watch=None):
     ep.handlers["write"] = echoed
     ep.notifications.add("write")
     if watch is not None:
-        import _deprecations
-
         watch(lambda e: flush_then_send({"op": "deprecated", "id": 0, "args": [ep.encode(e)]}))
-        ep.handlers["deprecations_tampered"] = lambda ep: _deprecations.tampered()
 
     ep.handlers.update(
         run_main=run_main, main_name=main_name, main_names=main_names, mirror_set=mirror_set,
@@ -364,8 +368,10 @@ class Grader(object):
         self.syncing = False
         self.ep.on_call = self._sync
         self.deprecations = []
+        self.deprecations_tampered = False
         self.ep.handlers.update(write=self._write, warn=self._warn, deprecated=self._deprecated)
-        self.ep.notifications.update(("write", "warn", "deprecated"))
+        self.ep.handlers["deprecations_tampered"] = self._tampered
+        self.ep.notifications.update(("write", "warn", "deprecated", "deprecations_tampered"))
         self.ep.around_serve = self._echoing
         self._wrap_request()
 
@@ -471,14 +477,12 @@ class Grader(object):
             cut = {k: v[:300] if isinstance(v, str) else v for k, v in entry.items()}
             self.deprecations.append(cut)
 
+    def _tampered(self, ep):
+        self.deprecations_tampered = True
+
     def deprecations_found(self):
-        """What the program's process recorded, and whether it replaced the recording; a
-        process that does not answer is taken to have (its signals may be missing)."""
-        try:
-            tampered = self.ep.request("deprecations_tampered") is not False
-        except Exception:
-            tampered = True
-        return {"found": list(self.deprecations), "tampered": tampered}
+        """What the program's process recorded, and whether it replaced the recording."""
+        return {"found": list(self.deprecations), "tampered": self.deprecations_tampered}
 
     def remote_module(self, name):
         module = RemoteModule(name, self.ep.request("import", name))
