@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,10 +20,18 @@ from pinbench.cli.common import (
     split_or_exit,
 )
 from pinbench.core.outcome import Grading, Limits
-from pinbench.drift import DriftSummary, drift
+from pinbench.drift import (
+    Compatibility,
+    DriftSummary,
+    compatibility,
+    drift,
+    minor_releases,
+    version_key,
+)
 from pinbench.evaluation.config import RunConfig
 from pinbench.execution.local import ExecutionService, default_jobs
 from pinbench.store.runs import RunStore
+from pinbench.tasks.generation.problem import Problem
 
 
 def drift_cmd(
@@ -36,6 +45,24 @@ def drift_cmd(
             help="More versions to try, per library: `numpy=1.21.6,1.23.5` (repeatable).",
         ),
     ] = None,
+    matrix: Annotated[
+        bool,
+        typer.Option(
+            "--matrix",
+            help="Execute every sample (not only failures) on each version of its library: "
+            "each sample's range of working versions, the model's range profile, a heatmap "
+            "per library. Versions: --versions, --between, else every minor release between "
+            "the lowest and highest version the run's problems pin.",
+        ),
+    ] = False,
+    between: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--between",
+            help="With --matrix: every minor release (its latest patch) of a library between "
+            "two versions: `numpy=1.21..1.26` (repeatable).",
+        ),
+    ] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j")] = default_jobs(),
     json_path: Annotated[Path | None, typer.Option("--json", help="Write the summary.")] = None,
     results: ResultsOpt = None,
@@ -44,7 +71,8 @@ def drift_cmd(
     `--versions`): a program that passes elsewhere was written for the wrong version. The
     summary is kept with the run and shown by `pinbench report`.
 
-    Example: `pinbench drift latest --versions numpy=1.21.6,1.26.4`
+    Examples: `pinbench drift latest --versions numpy=1.21.6,1.26.4` ·
+    `pinbench drift latest --matrix --between numpy=1.21..1.26`
     """
     with RunStore.at(results) as store:
         row = find_run_or_exit(store, run)
@@ -61,6 +89,24 @@ def drift_cmd(
             problems = [p for p in problems if p.id in set(config.only)]
         records = store.samples(row.id)
         limits = Limits(wall_seconds=config.timeout_cap, cpu_seconds=int(config.timeout_cap))
+        if matrix:
+            tried = _matrix_versions(problems, _versions(versions or []), _ranges(between or []))
+            with ExecutionService(jobs=jobs) as service, progress_bar() as progress:
+                task = progress.add_task("executions", total=None)
+                summary, compat = compatibility(
+                    row.id, row.model_name, records, problems, service, tried,
+                    last_round=config.feedback_rounds, limits=limits, jobs=jobs,
+                    in_process=_graded_in_process(row.summary),
+                    on_execution=lambda: progress.advance(task),
+                )  # fmt: skip
+            kept = summary.model_dump(mode="json")
+            kept["compatibility"] = compat.model_dump(mode="json")
+            store.record_drift(row.id, kept)
+            print_drift(summary)
+            print_compatibility(compat)
+            if json_path is not None:
+                _write_json(json_path, kept)
+            return
         with ExecutionService(jobs=jobs) as service, progress_bar() as progress:
             task = progress.add_task("failures", total=None)
             summary = drift(
@@ -72,9 +118,80 @@ def drift_cmd(
         store.record_drift(row.id, summary.model_dump(mode="json"))
     print_drift(summary)
     if json_path is not None:
-        json_path.parent.mkdir(parents=True, exist_ok=True)
-        json_path.write_text(summary.model_dump_json(indent=1))
-        err.print(f"wrote {json_path}")
+        _write_json(json_path, summary.model_dump(mode="json"))
+
+
+def _write_json(path: Path, payload: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(payload, indent=1))
+    err.print(f"wrote {path}")
+
+
+def _ranges(specs: list[str]) -> dict[str, tuple[str, str]]:
+    chosen: dict[str, tuple[str, str]] = {}
+    for spec in specs:
+        library, sep, span = spec.partition("=")
+        low, dots, high = span.partition("..")
+        if not sep or not dots or not library.strip() or not low.strip() or not high.strip():
+            fail(f"--between takes LIBRARY=LOW..HIGH, got {spec!r}")
+        chosen[library.strip()] = (low.strip(), high.strip())
+    return chosen
+
+
+def _matrix_versions(
+    problems: list[Problem], listed: dict[str, list[str]], spans: dict[str, tuple[str, str]]
+) -> dict[str, list[str]]:
+    """Per library: the versions listed, else every minor release in its span (given, or the
+    lowest to the highest version its problems and their contrasts pin)."""
+    pinned: dict[str, list[str]] = {}
+    example: dict[str, Problem] = {}
+    for problem in problems:
+        pinned.setdefault(problem.library, []).append(problem.version)
+        if problem.contrast is not None:
+            pinned[problem.library].append(problem.contrast.version)
+        example.setdefault(problem.library, problem)
+    unknown = sorted((set(listed) | set(spans)) - set(pinned))
+    if unknown:
+        fail(f"no problem of this run pins {', '.join(unknown)}")
+    chosen: dict[str, list[str]] = {}
+    for library, versions in pinned.items():
+        if library in listed:
+            chosen[library] = sorted(set(listed[library]), key=version_key)
+            continue
+        low, high = spans.get(library) or (min(versions, key=version_key),
+                                            max(versions, key=version_key))  # fmt: skip
+        try:
+            found = minor_releases(example[library], low, high)
+        except ValueError as exc:
+            fail(str(exc))
+        chosen[library] = sorted({*found, *versions} if library not in spans else set(found),
+                                 key=version_key)  # fmt: skip
+    return chosen
+
+
+def print_compatibility(compat: Compatibility) -> None:
+    p = compat.profile
+    rates = ", ".join(
+        f"{kind.replace('_', ' ')} {100 * (p.rate(kind) or 0):.1f}%"
+        for kind in ("exact", "too_old", "too_new", "both", "never", "portable")
+    )
+    console.print(
+        f"range profile of {p.samples} samples over {compat.executions} executions "
+        f"({compat.seconds:.0f}s): {rates}"
+        + (f" · {compat.infrastructure} executions could not run" if compat.infrastructure else "")
+    )
+    for lib in compat.libraries:
+        table = Table(title=f"{lib.library}: pass rate by pinned version (rows) and version run")
+        table.add_column("pinned")
+        for version in lib.versions:
+            table.add_column(version, justify="right")
+        for pinned, row in lib.cells.items():
+            cells = [
+                f"{100 * row[v][0] / row[v][1]:.0f}%" if v in row and row[v][1] else ""
+                for v in lib.versions
+            ]
+            table.add_row(pinned, *cells)
+        console.print(table)
 
 
 def _versions(specs: list[str]) -> dict[str, list[str]]:

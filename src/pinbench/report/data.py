@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from pinbench.core.outcome import FAILURE_TYPES, NOT_SCORED, failure_type
 from pinbench.core.records import ItemMeta, SampleRecord
-from pinbench.drift import DriftSummary
+from pinbench.drift import Compatibility, DriftSummary
 from pinbench.evaluation.config import RunSummary
 from pinbench.metrics.intervals import problem_rates
 from pinbench.metrics.scores import Chains, at_round, chains_of, score
@@ -108,6 +108,9 @@ class Report(BaseModel):
     deprecations: DeprecationSummary | None = Field(
         default=None, description="deprecated API use; None when no execution captured it"
     )
+    compatibility: Compatibility | None = Field(
+        default=None, description="the compatibility matrix, once `pinbench drift --matrix` ran"
+    )
     cutoff: CutoffSplit | None = Field(
         default=None, description="pass@1 before/after the model's knowledge cutoff, if known"
     )
@@ -167,9 +170,15 @@ def build_report(
         errors={"baseline": _errors(chains, 0), "feedback": _errors(chains, last)},
         problems=problems,
         drift=DriftSummary.model_validate(drifted) if (drifted := store.drift(run.id)) else None,
+        compatibility=_compatibility(drifted),
         deprecations=deprecation_summary(chains, metas, last),
         cutoff=_cutoff_split(cutoff, records, metas, tags),
     )
+
+
+def _compatibility(drifted: dict[str, object] | None) -> Compatibility | None:
+    found = (drifted or {}).get("compatibility")
+    return Compatibility.model_validate(found) if found else None
 
 
 def _cutoff_split(

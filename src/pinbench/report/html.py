@@ -68,8 +68,27 @@ def report_html(report: Report) -> str:
         s=report.summary,
         c=report.summary.config,
         plots=figures,
+        heatmaps=compatibility_plots(report),
         details=script_json(details),
     )
+
+
+def compatibility_plots(report: Report) -> list[str]:
+    """One heatmap per library of the compatibility matrix: pinned version × version run."""
+    if report.compatibility is None:
+        return []
+    maps = []
+    for lib in report.compatibility.libraries:
+        rows = list(lib.cells)
+        values = [
+            [
+                cell[0] / cell[1] if (cell := lib.cells[pinned].get(v)) and cell[1] else None
+                for v in lib.versions
+            ]
+            for pinned in rows
+        ]
+        maps.append(plots.heatmap(f"{lib.library}: pass rate", rows, lib.versions, values))
+    return maps
 
 
 def script_json(value: object) -> str:

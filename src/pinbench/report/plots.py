@@ -79,6 +79,33 @@ def counts(
     return _svg(fig)
 
 
+def heatmap(
+    title: str,
+    rows: Sequence[str],
+    columns: Sequence[str],
+    values: Sequence[Sequence[float | None]],
+) -> str:
+    """Pass rates (fractions) in a grid, one cell per row × column, each cell labelled; an
+    empty cell (nothing ran there) is left blank."""
+    width = max(4.0, 0.7 * len(columns) + 2.0)
+    fig, ax = plt.subplots(figsize=(min(width, 12.0), max(1.6, 0.4 * len(rows) + 1.2)))
+    grid = np.array([[np.nan if v is None else 100 * v for v in row] for row in values])
+    image = ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=100, aspect="auto")
+    ax.set_xticks(np.arange(len(columns)), labels=list(columns))
+    ax.set_yticks(np.arange(len(rows)), labels=list(rows))
+    ax.tick_params(axis="x", labelrotation=45)
+    ax.grid(False)
+    for i, row in enumerate(values):
+        for j, value in enumerate(row):
+            if value is not None:
+                ax.text(j, i, f"{100 * value:.0f}", ha="center", va="center", fontsize=7)
+    ax.set_xlabel("version run")
+    ax.set_ylabel("pinned version")
+    ax.set_title(title)
+    fig.colorbar(image, ax=ax, label="pass rate (%)")
+    return _svg(fig)
+
+
 def _svg(fig: Figure) -> str:
     buffer = io.StringIO()
     fig.tight_layout()
