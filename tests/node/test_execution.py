@@ -130,3 +130,41 @@ def test_the_host_is_read_only_to_a_node_program(lodash3: NodeEnvironment, attem
         or "read-only" in result.message.lower()
         or "Command failed" in result.message
     )
+
+
+BUFFER = (
+    "const _ = require('lodash');\n"
+    "module.exports = { names: (u) => { Buffer(1); return _.pluck(u, 'name'); } };\n"
+)  # Buffer() without `new`: Node's runtime deprecation DEP0005
+
+
+def test_nodes_deprecation_under_the_program_is_recorded(lodash3: NodeEnvironment) -> None:
+    result = run(lodash3, BUFFER)
+    assert result.status is Status.PASSED, result
+    assert result.deprecations is not None and not result.deprecations.tampered
+    (found,) = result.deprecations.found
+    assert found.category == "DeprecationWarning" and found.api == "DEP0005"
+    assert found.line == 2 and found.code.startswith("module.exports = { names:")
+    clean = run(lodash3, PLUCK)
+    assert clean.deprecations is not None and clean.deprecations.clean
+
+
+def test_the_programs_own_deprecation_warning_is_not_the_librarys(
+    lodash3: NodeEnvironment,
+) -> None:
+    own = PLUCK.replace(
+        "module.exports",
+        "process.emitWarning('mine is deprecated', 'DeprecationWarning');\nmodule.exports",
+    )
+    result = run(lodash3, own)
+    assert result.status is Status.PASSED and result.deprecations is not None
+    assert result.deprecations.found == () and not result.deprecations.tampered
+
+
+@pytest.mark.parametrize(
+    "hide", ["process.noDeprecation = true;", "process.emitWarning = function () {};"]
+)
+def test_hiding_deprecations_is_flagged(lodash3: NodeEnvironment, hide: str) -> None:
+    result = run(lodash3, hide + "\n" + BUFFER)
+    assert result.status is Status.PASSED, result
+    assert result.deprecations is not None and result.deprecations.tampered

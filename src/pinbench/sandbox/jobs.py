@@ -19,6 +19,7 @@ NODE_HARNESS = (
     "_pinbench_tscheck.js",
     "_pinbench_channel.js",
     "_pinbench_program.js",
+    "_pinbench_deprecations.js",
 )
 # Top-level ES module syntax: such a JavaScript program is saved as `.mjs` (CommonJS otherwise)
 _ESM = re.compile(

@@ -71,7 +71,7 @@ def run_job(
         "open_files": limits.open_files,
         "tmpfs_bytes": limits.tmpfs_bytes,
     }
-    job["deprecations"] = job["mode"] in ("script", "pytest") and deprecation_capture()
+    job["deprecations"] = job["mode"] in ("script", "pytest", "jest") and deprecation_capture()
     secret = _split_secret(job)
     with contextlib.ExitStack() as stack:
         if isolation.drop_uid:  # its own uid: RLIMIT_NPROC caps its processes

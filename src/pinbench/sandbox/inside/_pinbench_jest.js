@@ -2,7 +2,7 @@
 // pinbench's runner of Jest-, Mocha- and node:test-style test modules, in the sandbox, on the
 // program's own Node (12 and later: no syntax newer than ES2019 here).
 //
-//   node _pinbench_jest.js local PROGRAM TEST RESULT_FD
+//   node _pinbench_jest.js local PROGRAM TEST RESULT_FD [1: record deprecation signals]
 //   node _pinbench_jest.js remote DATA_FD BELL_FD TEST RESULT_FD
 //   node _pinbench_jest.js repo ROOT TEST COVER RESULT_FD
 //
@@ -40,10 +40,18 @@ const writeSync = fs.writeSync;
 const stringify = JSON.stringify;
 const exit = process.exit.bind(process);
 
+// local, asked to: the deprecation signals raised under the program's code, in the result
+const deprecations = argv[0] === 'local' && argv[4] === '1'
+  ? require('./_pinbench_deprecations.js').install(programPath, function () {})
+  : null;
+
 let reported = false;
 function report(result) {
   if (reported) return;
   reported = true;
+  if (deprecations !== null) {
+    result.deprecations = { found: deprecations.found.slice(0, 50), tampered: deprecations.check() };
+  }
   try {
     writeSync(resultFd, stringify(result));
   } catch (err) {

@@ -4,7 +4,11 @@
 // (_pinbench_channel.js) until the grader is done. Nothing here is trusted: the grader decodes
 // what comes from this process as data.
 //
-//   node _pinbench_program.js PROGRAM DATA_FD BELL_FD
+//   node _pinbench_program.js PROGRAM DATA_FD BELL_FD [DEPRECATIONS_FD]
+//
+// With DEPRECATIONS_FD, the deprecation signals raised under the program's code are written
+// there as they come, one JSON object per line (_pinbench_deprecations.js), and a line
+// {"tampered": true} once the recorder has been replaced.
 const fs = require('fs');
 const Module = require('module');
 const url = require('url');
@@ -13,6 +17,27 @@ const channelModule = require('./_pinbench_channel.js');
 
 const argv = process.argv.slice(2);
 const programPath = argv[0];
+const writeSync = fs.writeSync;
+const stringify = JSON.stringify;
+const deprecationsFd = argv[3] === undefined ? null : Number(argv[3]);
+let deprecations = null;
+let toldTampered = false;
+function tell(payload) {
+  try {
+    writeSync(deprecationsFd, stringify(payload) + '\n');
+  } catch (err) {
+    // the runner stopped reading: nothing more to tell
+  }
+}
+if (deprecationsFd !== null) {
+  deprecations = require('./_pinbench_deprecations.js').install(programPath, tell);
+}
+function checkTampered() {
+  if (deprecations !== null && !toldTampered && deprecations.check()) {
+    toldTampered = true;
+    tell({ tampered: true });
+  }
+}
 
 function syntaxError(source) {
   try {
@@ -48,11 +73,15 @@ load().then(
 
 function serve(exports, error) {
   const channel = new channelModule.Channel(Number(argv[1]), Number(argv[2]), function (op, frame, ch) {
-    if (op === 'module') {
-      if (error !== null) throw error;
-      return exports;
+    try {
+      if (op === 'module') {
+        if (error !== null) throw error;
+        return exports;
+      }
+      return channelModule.serveValues(op, frame, ch);
+    } finally {
+      checkTampered(); // the program's code runs while a request waits for its answer
     }
-    return channelModule.serveValues(op, frame, ch);
   });
   channel.bell.on('close', function () { process.exit(0); }); // the grader is done
 }

@@ -798,10 +798,10 @@ def _node_env():
     return env
 
 
-def _run_node(argv, result_fd=False):
+def _run_node(argv, result_fd=False, extra=()):
     """Run a Node process of the harness (in this, confined, process's sandbox): its output
     goes to ours; what it writes to its result descriptor (or, without one, its last stdout
-    line) comes back."""
+    line) comes back. `extra`: arguments after the descriptor's."""
     import subprocess
 
     if not result_fd:
@@ -810,7 +810,7 @@ def _run_node(argv, result_fd=False):
         return done.returncode, (lines[-1] if lines else "")
     read_end, write_end = os.pipe()
     proc = subprocess.Popen(
-        argv + [str(write_end)], pass_fds=(write_end,), env=_node_env(), cwd=WORKDIR
+        argv + [str(write_end)] + list(extra), pass_fds=(write_end,), env=_node_env(), cwd=WORKDIR
     )
     os.close(write_end)
     chunks, size = [], 0
@@ -890,7 +890,8 @@ def _run_jest(job, record):
         return
     test = os.path.join(CODEDIR, job["test_file"])
     runner = os.path.join(CODEDIR, "_pinbench_jest.js")
-    code, text = _run_node([node, runner, "local", program, test], result_fd=True)
+    argv = [node, runner, "local", program, test]
+    code, text = _run_node(argv, result_fd=True, extra=["1"] if job.get("deprecations") else [])
     try:
         result = json.loads(text)
     except ValueError:
@@ -1211,6 +1212,7 @@ def _run_trusted_node(job, record, proof_fd, secret_fd, in_server, started):
         program = _confined_typescript(job, record, iso, in_server, uid, env_root)
         data_g, data_p = socket.socketpair()
         bell_g, bell_p = socket.socketpair()
+        signals = os.pipe() if job.get("deprecations") else None  # the program's process tells
         pid = None
         if program is not None:
             pid = _spawn_program(
@@ -1223,10 +1225,13 @@ def _run_trusted_node(job, record, proof_fd, secret_fd, in_server, started):
                 data_p,
                 bell_p,
                 (data_g, bell_g),
-                (proof_fd, secret_fd),
+                (proof_fd, secret_fd) + ((signals[0],) if signals else ()),
+                signals[1] if signals else None,
             )
         data_p.close()
         bell_p.close()
+        if signals:
+            os.close(signals[1])
         secret = _read_secret(secret_fd)
         nonce = secret["nonce"]
         if program is not None:
@@ -1242,6 +1247,10 @@ def _run_trusted_node(job, record, proof_fd, secret_fd, in_server, started):
                     record["program_exit"] = 128 + os.WTERMSIG(status)
             else:
                 _reap_program(pid)
+            if signals:
+                record["deprecations"] = _node_deprecations(signals[0])
+        if signals:
+            os.close(signals[0])
         data_g.close()
         bell_g.close()
     except Exception:
@@ -1255,6 +1264,40 @@ def _run_trusted_node(job, record, proof_fd, secret_fd, in_server, started):
     record["grading"] = "trusted"
     code = int(record["status"] != "passed")
     _emit(proof_fd, nonce, record, write, exit_now, code, (sys.stdout, sys.stderr), cap=60000)
+
+
+def _node_deprecations(fd, cap=256 << 10):
+    """What the program's process wrote on its deprecation channel (it has ended, or is about
+    to be: read what is there, never wait): one JSON object per line, a signal or
+    {"tampered": true}; anything else counts as tampering."""
+    import fcntl
+
+    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)
+    data = b""
+    while len(data) < cap:
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    found, tampered = [], len(data) >= cap
+    for line in data.decode("utf-8", "replace").split("\n"):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            tampered = True
+            continue
+        if entry == {"tampered": True}:
+            tampered = True
+        elif isinstance(entry, dict) and len(found) < 50:
+            found.append(entry)
+        elif not isinstance(entry, dict):
+            tampered = True
+    return {"found": found, "tampered": tampered}
 
 
 def _parsed(text):
@@ -1297,9 +1340,12 @@ def _confined_typescript(job, record, iso, in_server, uid, env_root):
     return answer.get("program")
 
 
-def _spawn_program(job, iso, in_server, uid, env_root, program, data, bell, theirs, ours):
+def _spawn_program(
+    job, iso, in_server, uid, env_root, program, data, bell, theirs, ours, signals=None
+):
     """The program's process: its own pid namespace (and /proc) where the sandbox has one, so
-    the grader is no process it can see or signal; the program's uid; the syscall filter."""
+    the grader is no process it can see or signal; the program's uid; the syscall filter.
+    `signals`: where it writes the deprecation signals it records."""
     child = os.fork()
     if child:
         return child
@@ -1319,12 +1365,16 @@ def _spawn_program(job, iso, in_server, uid, env_root, program, data, bell, thei
             _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
         os.set_inheritable(data.fileno(), True)
         os.set_inheritable(bell.fileno(), True)
+        if signals is not None:
+            os.set_inheritable(signals, True)
         _confine(job, iso, in_server, uid)
         _libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)  # after the uid change, which clears it
         os.chdir(WORKDIR)
         node = os.path.join(env_root, "bin", "node")
         server = os.path.join(CODEDIR, "_pinbench_program.js")
         argv = [node, server, program, str(data.fileno()), str(bell.fileno())]
+        if signals is not None:
+            argv.append(str(signals))
         os.execve(node, argv, _node_env())
     finally:
         os._exit(127)
@@ -1390,6 +1440,8 @@ def _reap_program(pid):
 
 
 def _jest_record(result, record):
+    if "deprecations" in result:  # in-process: the program's process reported them
+        record["deprecations"] = result["deprecations"]
     if result.get("no_result"):
         record.update(
             status="failed",
