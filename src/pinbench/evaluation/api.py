@@ -225,6 +225,8 @@ def write_json(path: Path, summary: RunSummary, samples: Iterable[SampleRecord])
             "compiles": s.compiles,
             "exc_type": s.exc_type,
             "metrics": s.metrics,
+            "deprecations": s.deprecations.model_dump(mode="json") if s.deprecations else None,
+            "reruns": [status.value for status in s.reruns],
         }
         for s in samples
     ]
