@@ -45,9 +45,7 @@ def pools() -> WarmPools:
     return WarmPools(detect(), per_env=1)
 
 
-def _run(
-    python: Path, program: str, test: TestSpec, pools: WarmPools | None = None
-) -> Execution:
+def _run(python: Path, program: str, test: TestSpec, pools: WarmPools | None = None) -> Execution:
     preload = ("numpy",) if pools is not None else ()
     return execute(python, program, test, warm=pools, preload=preload, libraries=("numpy",))
 
