@@ -58,6 +58,7 @@ def test_validate_reports_each_verdict_and_exits_non_zero(tmp_path: Path) -> Non
         "unsound": 2,
         "unverified": 1,
         "not_discriminative": 0,
+        "flaky": 0,
         "problems": 4,
     }
     assert "1/4 sound" in done.stdout
