@@ -467,3 +467,45 @@ def test_ide_runs_choose_csharp(tmp_path: Path) -> None:
     samples = json.loads(summary.read_text())["samples"]
     assert {s["problem_id"].split("/")[1] for s in samples} == set(CSHARP_REPOS)
     assert all(s["outcome"] == "passed" for s in samples)
+
+
+def test_a_generated_fixture_reaches_internals_the_library_grants_its_test_project(
+    service: ExecutionService, tmp_path: Path
+) -> None:
+    """dbus-sharp tests its internal classes through InternalsVisibleTo("...tests"): a
+    generated fixture joins that test project's assembly name, so it may too."""
+    internal = LIB.replace("public static class Numbers", "internal static class Numbers")
+    internal = internal.replace(  # long enough to be a focal method
+        "int y = x;", "int y = x;\n            y = y + 0;\n            y = y * 1;"
+    )
+    repo = _project(
+        tmp_path / "friends",
+        {
+            "src/Lib/Lib.csproj": SDK + "</PropertyGroup></Project>",
+            "src/Lib/Numbers.cs": internal.replace(
+                "        public static int Twice",
+                '        /// <summary>Twice <paramref name="x"/>.</summary>\n'
+                '        /// <param name="x">A number.</param>\n'
+                "        /// <returns>Its double.</returns>\n        public static int Twice",
+            ),
+            "src/Lib/Friends.cs": "[assembly: System.Runtime.CompilerServices.InternalsVisibleTo"
+            '("Lib.Tests")]\n',
+            "tests/Lib.Tests/Lib.Tests.csproj": TESTS,
+            "tests/Lib.Tests/NumbersTests.cs": (
+                "using NUnit.Framework;\nnamespace Lib.Tests {\n  [TestFixture]\n"
+                "  public class NumbersTests {\n"
+                "    [Test] public void Twice() { Assert.AreEqual(4, Numbers.Twice(2)); }\n"
+                "  }\n}\n"
+            ),
+        },
+    )
+    build, env = build_repo(repo, service)
+    context = Context(build, env, snapshots.load(build.snapshot), service, Quotas())
+    collection = collect(context, [Kind.TEST])
+    cases = collection.cases
+    chosen = [c for c in cases if isinstance(c, TestCase) and c.qualname.endswith("Twice")]
+    assert chosen, (collection.dropped, cases)
+    case = chosen[0]
+    assert case.reference, case
+    done = _execute(service, Built(build, env, cases), case, f"```csharp\n{case.reference}\n```")
+    assert done.status is Status.PASSED, done.message

@@ -240,6 +240,7 @@ class _State(object):
             os.path.join(self.bin, "nunit.framework.dll"),
         )
         generated = self.job.get("generated")
+        owner = self.owner_of(generated["path"]) if generated else None
         for project in self.projects:
             if project.get("error"):
                 self.errors.append(project["error"])
@@ -250,19 +251,32 @@ class _State(object):
             self.compile(project)
         if generated:
             mains = [p for p in self.projects if not p.get("error") and not p["test"]]
+            references = set(r for p in mains for r in p.get("references", []))
+            # named as the test project it joins: the library's InternalsVisibleTo names it
+            assembly = owner["assembly"] if owner else "PinbenchGenerated"
             project = {
                 "path": "(generated)",
                 "name": "PinbenchGenerated",
-                "assembly": "PinbenchGenerated",
+                "assembly": assembly,
                 "sources": [generated["path"]],
-                "references": sorted(set(r for p in mains for r in p.get("references", []))),
+                "references": sorted(references | set((owner or {}).get("references", []))),
                 "project_refs": [p["path"] for p in mains],
-                "defines": [],
-                "unsafe": False,
+                "defines": list((owner or {}).get("defines", [])),
+                "unsafe": bool((owner or {}).get("unsafe")),
                 "test": True,
             }
             self.projects.append(project)
             self.compile(project)
+
+    def owner_of(self, path):
+        """The test project a generated fixture at `path` belongs to: the one listing it, else
+        the one whose directory holds it most closely; None when no test project does."""
+        tests = [p for p in self.projects if p["test"] and not p.get("error")]
+        for project in tests:
+            if path in project["sources"]:
+                return project
+        holding = [p for p in tests if path.startswith(p["dir"] + "/" if p["dir"] else "")]
+        return max(holding, key=lambda p: len(p["dir"])) if holding else None
 
     def compile(self, project):
         needs = [p for p in self.projects if p["path"] in project.get("project_refs", [])]
