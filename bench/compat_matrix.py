@@ -5,7 +5,9 @@
 
 1. `pinbench run -m reference` on the builtin dataset's Python problems (120), into a results
    directory of its own under $PINBENCH_HOME;
-2. per library, its pinned versions plus the nearest minor releases (PyPI) up to `--versions`;
+2. per library, `--versions` versions: its pinned ones (thinned evenly when there are more),
+   then minor releases (PyPI) inside and next to their span; each problem keeps its own Python,
+   so a library's versions × its problems' interpreters are the environments;
 3. a first matrix builds every environment (timed apart: it is a one-time cost);
 4. the measured matrix: every sample on every version, outcome cache off (each execution runs),
    warm pools on, as `pinbench drift --matrix` does.
@@ -32,21 +34,25 @@ from pinbench.tasks.generation.problem import Language, Problem, env_spec_for
 
 
 def choose(problems: list[Problem], wanted: int) -> dict[str, list[str]]:
-    """Per library: its pinned versions and the minor releases nearest their span."""
+    """Per library: `wanted` versions — its pinned versions (evenly thinned when there are
+    more), then the minor releases (PyPI) nearest their span."""
     chosen: dict[str, list[str]] = {}
     for library in sorted({p.library for p in problems}):
         mine = [p for p in problems if p.library == library]
         pinned = sorted({p.version for p in mine}, key=version_key)
+        if len(pinned) > wanted:
+            step = (len(pinned) - 1) / (wanted - 1)
+            pinned = [pinned[round(i * step)] for i in range(wanted)]
         low, high = version_key(pinned[0]), version_key(pinned[-1])
         every = minor_releases(mine[0], "0", "99999")
-        inside = [v for v in every if low <= version_key(v) <= high]
+        inside = [v for v in every if low < version_key(v) < high and v not in pinned]
         below = [v for v in every if version_key(v) < low][::-1]
         above = [v for v in every if version_key(v) > high]
-        picked = set(pinned) | set(inside)
-        while len(picked) < wanted and (below or above):
-            for side in (below, above):
+        picked = set(pinned)
+        while len(picked) < wanted and (inside or below or above):
+            for side in (inside, below, above):
                 if side and len(picked) < wanted:
-                    picked.add(side.pop(0))
+                    picked.add(side.pop(len(side) // 2 if side is inside else 0))
         chosen[library] = sorted(picked, key=version_key)
     return chosen
 
