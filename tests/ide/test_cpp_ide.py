@@ -535,3 +535,49 @@ def test_the_include_a_test_needs_is_found() -> None:
     header = edits.include_of(snap, source_file, function.name)
     assert header is not None and header.endswith(".h") and not header.startswith("include/")
     assert re.search(rf"\b{function.name}\s*\(", snap.read(f"include/{header}"))
+
+
+def test_an_answer_that_calls_a_deprecated_function_passes_with_its_deprecation(
+    service: ExecutionService, tmp_path: Path
+) -> None:
+    """clang's -Wdeprecated-declarations on the lines the answer wrote (the file compiled
+    again, syntax only, as the build compiled it) is a deprecation signal of the execution;
+    the same warning elsewhere in the file is the repository's."""
+    header = (
+        '#pragma once\n[[deprecated("use twice")]] int doubled(int x);\n'
+        "/// Twice `x`, the long way round.\n/// @param x a number\n/// @return its double\n"
+        "int twice(int x);\nint old(int x);\n"
+    )
+    lib = (
+        '#include "lib.h"\nint doubled(int x) { return 2 * x; }\n'
+        "int twice(int x) {\n  int y = x;\n  y = y + 0;\n  y = y * 1;\n  return 2 * y;\n}\n"
+        "int old(int x) {\n  return doubled(x);\n}\n"
+    )
+    repo = _project(
+        tmp_path / "deprecated",
+        HEADER + "find_package(GTest REQUIRED)\nenable_testing()\ninclude(GoogleTest)\n"
+        "add_library(lib src/lib.cpp)\ntarget_include_directories(lib PUBLIC src)\n"
+        "add_executable(t tests/t_test.cpp)\ntarget_link_libraries(t lib GTest::gtest_main)\n"
+        "gtest_discover_tests(t)\n",
+        {
+            "src/lib.h": header,
+            "src/lib.cpp": lib,
+            "tests/t_test.cpp": '#include <gtest/gtest.h>\n#include "lib.h"\n'
+            "TEST(T, Twice) { EXPECT_EQ(twice(2), 4); }\n",
+        },
+    )
+    build, env = build_repo(repo, service)
+    context = Context(build, env, snapshots.load(build.snapshot), service, Quotas())
+    collection = collect(context, [Kind.GENERATE])
+    chosen = [c for c in collection.cases if isinstance(c, GenerateCase) and c.qualname == "twice"]
+    assert chosen, collection.dropped
+    built = Built(build, env, collection.cases)
+    clean = _execute(service, built, chosen[0], "```cpp\nreturn 2 * x;\n```")
+    assert clean.status is Status.PASSED, clean.message
+    assert clean.deprecations is not None and clean.deprecations.found == ()  # old()'s is not ours
+    used = _execute(service, built, chosen[0], "```cpp\nreturn doubled(x);\n```")
+    assert used.status is Status.PASSED, used.message
+    assert used.deprecations is not None
+    (found,) = used.deprecations.found
+    assert found.category == "deprecated-declarations" and found.api == "doubled"
+    assert found.code == "return doubled(x);" and "use twice" in found.message

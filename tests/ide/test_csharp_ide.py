@@ -509,3 +509,50 @@ def test_a_generated_fixture_reaches_internals_the_library_grants_its_test_proje
     assert case.reference, case
     done = _execute(service, Built(build, env, cases), case, f"```csharp\n{case.reference}\n```")
     assert done.status is Status.PASSED, done.message
+
+
+def test_an_answer_that_calls_an_obsolete_method_passes_with_its_deprecation(
+    service: ExecutionService, tmp_path: Path
+) -> None:
+    """mcs's CS0618 on the lines the answer wrote is a deprecation signal of the execution;
+    the same warning elsewhere in the file is the repository's, not the answer's."""
+    numbers = (
+        "namespace Lib {\n    public static class Numbers {\n"
+        '        [System.Obsolete("use Twice")]\n'
+        "        public static int Double(int x) { return 2 * x; }\n\n"
+        '        /// <summary>Twice <paramref name="x"/>, the long way round.</summary>\n'
+        '        /// <param name="x">A number.</param>\n'
+        "        /// <returns>Its double.</returns>\n"
+        "        public static int Twice(int x)\n        {\n            int y = x;\n"
+        "            y = y + 0;\n            y = y * 1;\n            return 2 * y;\n        }\n\n"
+        "        public static int Old(int x)\n        {\n            return Double(x);\n"
+        "        }\n    }\n}\n"
+    )
+    repo = _project(
+        tmp_path / "obsolete",
+        {
+            "src/Lib/Lib.csproj": SDK + "</PropertyGroup></Project>",
+            "src/Lib/Numbers.cs": numbers,
+            "tests/Lib.Tests/Lib.Tests.csproj": TESTS,
+            "tests/Lib.Tests/NumbersTests.cs": (
+                "using NUnit.Framework;\nnamespace Lib.Tests {\n  [TestFixture]\n"
+                "  public class NumbersTests {\n"
+                "    [Test] public void Twice() { Assert.AreEqual(4, Numbers.Twice(2)); }\n"
+                "  }\n}\n"
+            ),
+        },
+    )
+    build, env = build_repo(repo, service)
+    context = Context(build, env, snapshots.load(build.snapshot), service, Quotas())
+    cases = collect(context, [Kind.GENERATE]).cases
+    case = next(c for c in cases if isinstance(c, GenerateCase) and c.qualname.endswith("Twice"))
+    built = Built(build, env, cases)
+    clean = _execute(service, built, case, "```csharp\nreturn 2 * x;\n```")
+    assert clean.status is Status.PASSED, clean.message
+    assert clean.deprecations is not None and clean.deprecations.found == ()  # Old's is not ours
+    used = _execute(service, built, case, "```csharp\nreturn Double(x);\n```")
+    assert used.status is Status.PASSED, used.message
+    assert used.deprecations is not None
+    (found,) = used.deprecations.found
+    assert found.category == "CS0618" and found.api == "Lib.Numbers.Double(int)"
+    assert found.code == "return Double(x);" and "use Twice" in found.message

@@ -573,3 +573,27 @@ def test_a_dependency_the_machine_lacks_comes_from_its_debian_package(
     assert any(e.startswith("debian:libgoogle-gson-java") for e in build.env.extras)
     assert build.baseline.outcomes == {"src/test/java/a/JsonTest.java::encodes": "passed"}
     assert any(f.endswith(":of") for f in build.baseline.functions)
+
+
+def test_an_answer_using_a_deprecated_jdk_api_passes_with_its_deprecation(
+    service: ExecutionService, repos: dict[str, Built]
+) -> None:
+    """javac's [deprecation]/[removal] warnings on the lines the answer wrote are the
+    execution's deprecation signals; the reference body raises none."""
+    built = repos["java-textstats"]
+    task = IdeTask()
+    case = next(c for c in built.cases if isinstance(c, GenerateCase))
+    reference = task.reference_answer(item_of(case))  # type: ignore[arg-type]
+    assert reference.startswith("```java\n")
+    clean = _execute(service, built, case, reference)
+    assert clean.status is Status.PASSED, clean.message
+    assert clean.deprecations is not None and clean.deprecations.found == ()
+    line = "java.util.Date old = new java.util.Date(99, 0, 1);"  # deprecated since Java 1.1
+    head, brace, rest = reference.partition("{\n")  # the method's first line, then its body
+    boxed = f"{head}{brace}{line}\n{rest}"
+    used = _execute(service, built, case, boxed)
+    assert used.status is Status.PASSED, used.message
+    assert used.deprecations is not None
+    (found,) = used.deprecations.found
+    assert found.category == "deprecation" and found.api == "Date.Date(int,int,int)"
+    assert found.code == line

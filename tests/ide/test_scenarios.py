@@ -4,6 +4,7 @@ fails (real linters, real sandboxed pytest runs with call tracing)."""
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 import pytest
 
@@ -258,3 +259,42 @@ def test_workspace_second_step_shows_the_models_top_snippets(built: Built) -> No
     assert follow.messages[2].content == "2, 1"
     assert case.candidates[1].text in follow.messages[3].content
     assert task.follow_up(item, follow, "answer") is None
+
+
+def test_generate_answer_using_a_deprecated_helper_passes_with_its_deprecation(
+    tmp_path: Path,
+) -> None:
+    """A DeprecationWarning raised under the lines the answer wrote is its deprecation signal;
+    the module's other code and the tests are not the answer."""
+    from pinbench.core import snapshots
+    from pinbench.execution.local import ExecutionService
+    from pinbench.tasks.ide.build import build_repo
+    from pinbench.tasks.ide.collect import collect
+    from pinbench.tasks.ide.selection import Context, Quotas
+    from tests.ide.conftest import write_repo
+
+    root = write_repo(tmp_path / "shapes")
+    (root / "pkg" / "legacy.py").write_text(
+        "import warnings\n\n\ndef checked(x):\n"
+        "    warnings.warn('checked() is deprecated, use max()', DeprecationWarning, 2)\n"
+        "    return x\n"
+    )
+    with ExecutionService(jobs=2) as service:
+        build, env = build_repo(root, service)
+        snap = snapshots.load(build.snapshot)
+        cases = collect(Context(build, env, snap, service, Quotas()), [Kind.GENERATE]).cases
+        built = Built(build, env, snap, service, {Kind.GENERATE: cases})
+        case = built.case(Kind.GENERATE, qualname="area")
+        assert isinstance(case, GenerateCase)
+        body = "    if min(width, height) < 0:\n        raise ValueError('negative')\n"
+        clean = _execute(built, case, f"```python\ndef area(width, height):\n{body}"
+                         "    return width * height\n```")  # fmt: skip
+        assert clean.status is Status.PASSED and clean.deprecations is not None, clean.message
+        assert clean.deprecations.found == ()
+        used = _execute(built, case, f"```python\ndef area(width, height):\n{body}"
+                        "    from pkg.legacy import checked\n"
+                        "    return checked(width) * height\n```")  # fmt: skip
+        assert used.status is Status.PASSED, used.message
+        assert used.deprecations is not None
+        (found,) = used.deprecations.found
+        assert found.api == "checked()" and found.code == "return checked(width) * height"

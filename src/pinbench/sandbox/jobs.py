@@ -3,6 +3,7 @@ the mode it runs in). It knows the test kinds and repository snapshots, and noth
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 from pathlib import Path
@@ -92,6 +93,7 @@ def _repo_job(program: str, test: TestSpec) -> dict[str, Any]:
     if test.repo is None:
         raise ValueError("a repo test names no repository snapshot")
     files = dict(snapshots.tree(test.repo))
+    original = files.get(test.path) if test.path else None
     if test.path:
         files[test.path] = program
     return {
@@ -105,7 +107,23 @@ def _repo_job(program: str, test: TestSpec) -> dict[str, Any]:
         "focal": test.focal.model_dump(mode="json") if test.focal else None,
         "untraced": ["tests/", "test/"],
         "record_bytes": MAX_REPO_PROOF_BYTES,
+        "changed": changed_lines(original, program),
     }
+
+
+def changed_lines(original: str | None, program: str) -> list[int] | None:
+    """The program's lines that are not the original file's (1-based; None: all of them, a
+    new file): where a deprecation signal is the answer's, not the repository's."""
+    if original is None:
+        return None
+    ours = program.splitlines()
+    matcher = difflib.SequenceMatcher(None, original.splitlines(), ours, autojunk=False)
+    return [
+        line + 1
+        for tag, _, _, start, end in matcher.get_opcodes()
+        if tag in ("replace", "insert")
+        for line in range(start, end)
+    ]
 
 
 def _suite_job(program: str, test: TestSpec) -> dict[str, Any]:
@@ -115,6 +133,7 @@ def _suite_job(program: str, test: TestSpec) -> dict[str, Any]:
     if test.repo is None:
         raise ValueError(f"a {test.kind.value} test names no repository snapshot")
     files = dict(snapshots.tree(test.repo))
+    original = files.get(test.path) if test.path else None
     if test.path:
         files[test.path] = program
     if test.kind is TestKind.NODE_REPO:
@@ -134,4 +153,5 @@ def _suite_job(program: str, test: TestSpec) -> dict[str, Any]:
             else None
         ),
         "record_bytes": MAX_REPO_PROOF_BYTES,
+        "changed": changed_lines(original, program),
     }

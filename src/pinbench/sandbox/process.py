@@ -71,7 +71,8 @@ def run_job(
         "open_files": limits.open_files,
         "tmpfs_bytes": limits.tmpfs_bytes,
     }
-    job["deprecations"] = job["mode"] in ("script", "pytest", "jest") and deprecation_capture()
+    captured = ("script", "pytest", "jest", "repo", "java-repo", "cpp-repo", "csharp-repo")
+    job["deprecations"] = job["mode"] in captured and deprecation_capture()
     secret = _split_secret(job)
     with contextlib.ExitStack() as stack:
         if isolation.drop_uid:  # its own uid: RLIMIT_NPROC caps its processes

@@ -36,9 +36,14 @@ def run(job, codedir, workdir, env_root):
         state.configure()
         state.compile()
         state.run_tests()
+        if job.get("deprecations") and job.get("path"):
+            COMPILER_OUTPUT.append(state.deprecation_check(job["path"]))
     except _Stop as stop:
         state.errors.insert(0, str(stop))
     return state.result()
+
+
+COMPILER_OUTPUT = []  # clang's deprecation warnings on the program's file (None: not checked)
 
 
 class _Stop(Exception):
@@ -77,6 +82,7 @@ class _State(object):
             "-DFETCHCONTENT_FULLY_DISCONNECTED=ON",
             "-DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST",
             "-DBUILD_TESTING=ON",
+            "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
             "-DPINBENCH_COVERAGE=" + ("ON" if self.trace else "OFF"),
         ]
         for option in self.job.get("cmake_options") or []:
@@ -88,6 +94,38 @@ class _State(object):
         if code != 0:
             raise _Stop("cmake could not configure the project:\n" + _cmake_errors(text))
         self._read_codemodel()
+
+    def deprecation_check(self, path):
+        """clang's deprecation warnings on `path`, compiled again as the build compiled it
+        but syntax only and with that one warning on (the build itself runs with -w, so that
+        no project's -Werror meets a newer compiler's warnings); None when the build compiled
+        no such file (a header)."""
+        import shlex
+
+        try:
+            commands = _load(os.path.join(self.build, "compile_commands.json"))
+        except (OSError, ValueError):
+            return None
+        target = os.path.normpath(os.path.join(self.codedir, path))
+        for entry in commands:
+            file = os.path.normpath(os.path.join(entry.get("directory", ""), entry.get("file", "")))
+            if file != target:
+                continue
+            argv = entry.get("arguments") or shlex.split(entry.get("command", ""))
+            kept, skip = [], False
+            for arg in argv:
+                if skip:
+                    skip = False
+                elif arg == "-o":
+                    skip = True
+                elif arg not in ("-c", "-w") and not arg.startswith(
+                    ("-Werror", "-fprofile", "-fcoverage")
+                ):
+                    kept.append(arg)
+            kept += ["-fsyntax-only", "-Wno-everything", "-Wdeprecated-declarations"]
+            _, text = _call(kept, entry.get("directory") or self.build, 300)
+            return text
+        return None
 
     def _read_codemodel(self):
         reply = os.path.join(self.build, ".cmake", "api", "v1", "reply")

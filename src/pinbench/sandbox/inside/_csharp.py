@@ -164,6 +164,9 @@ def order(projects):
     return result
 
 
+COMPILER_OUTPUT = []  # what mcs said, for the deprecation (obsolete) warnings in it
+
+
 def compile_flags(project, framework=FRAMEWORK):
     """mcs's flags for a project's own settings: defines, unsafe code, the framework
     assemblies it references (those the machine has)."""
@@ -297,6 +300,7 @@ class _State(object):
         with open(listing, "w") as handle:
             handle.write("\n".join('"%s"' % s for s in self.sources_of(project)))
         code, text = _call(argv + ["@" + listing], self.codedir, 600)
+        COMPILER_OUTPUT.append(text[: 4 << 20])
         if code != 0 or not os.path.exists(out):
             self.built[project["path"]] = None
             self.fail_project(

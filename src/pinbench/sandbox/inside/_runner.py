@@ -719,6 +719,8 @@ def _run_repo(job, record):
     selected = [os.path.join(CODEDIR, s) for s in job.get("select", [])] or [CODEDIR]
     args = ["-q", "-p", "no:cacheprovider", "--rootdir", CODEDIR, "--tb=short"] + selected
     snapshot = _snapshot()
+    if path:  # the signals raised under the file the program replaced, on the lines it wrote
+        _watch_deprecations(job, {os.path.join(CODEDIR, path): 0})
     try:
         exit_code = pytest.main(args, plugins=plugins)
     except SystemExit as exc:
@@ -726,6 +728,14 @@ def _run_repo(job, record):
         record["tampered"] = _tampered(snapshot)
         return
     record["tampered"] = _tampered(snapshot)
+    if path and _deprecations.watching():
+        changed = job.get("changed")
+        record["deprecations"] = {
+            "found": [
+                f for f in _deprecations.found() if changed is None or f["line"] in set(changed)
+            ],
+            "tampered": _deprecations.tampered(),
+        }
     outcomes = dict((n, _repo_outcome(collector.reports.get(n, {}))) for n in collector.items)
     details = {"outcomes": outcomes, "collect_errors": collector.collect_errors[:20]}
     if job.get("trace"):
@@ -1039,16 +1049,77 @@ def _javac(env, release, out, classpath, files):
     with open(args, "w") as handle:
         handle.write("\n".join('"%s"' % f.replace("\\", "\\\\") for f in files))
     argv = [os.path.join(env["jdk_home"], "bin", "javac"), "-J-Xmx768m", "-J-XX:+UseSerialGC"]
-    argv += ["--release", str(release), "-proc:none", "-implicit:class", "-nowarn", "-g"]
+    argv += ["--release", str(release), "-proc:none", "-implicit:class", "-g"]
+    argv += ["-Xlint:none", "-Xlint:deprecation", "-Xlint:removal", "-Xmaxwarns", "100000"]
     argv += ["-encoding", "UTF-8", "-d", out, "-cp", os.pathsep.join(classpath), "@" + args]
     done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=CODEDIR)
     text = done.stdout.decode("utf-8", "replace")
+    COMPILER_OUTPUT.append(text[: 4 << 20])
     if done.returncode == 0:
         return set(), ""
     bad = set()
     for match in re.finditer(r"^(.+?\.java):\d+: error:", text, re.M):
         bad.add(os.path.relpath(os.path.join(CODEDIR, match.group(1)), CODEDIR))
     return (bad or None), text[:4000]
+
+
+COMPILER_OUTPUT = []  # what the compilers said, for the deprecation warnings in it
+
+_DEPRECATION_WARNINGS = {
+    "java": r"^(?P<path>[^\n:]+?\.java):(?P<line>\d+): warning: \[(?P<kind>deprecation|removal)\] "
+    r"(?P<message>[^\n]+)$",
+    "csharp": r"^(?P<path>[^\n(]+?\.cs)\((?P<line>\d+),\d+\): warning (?P<kind>CS0618|CS0612): "
+    r"(?P<message>[^\n]+)$",
+    "cpp": r"^(?P<path>[^\n:]+):(?P<line>\d+):\d+: warning: (?P<message>[^\n]+?) "
+    r"\[-W(?P<kind>deprecated-declarations)\]$",
+}
+_DEPRECATED_API = {
+    "java": r"^(?P<member>\S+?(?:\([^)]*\))?) in (?P<owner>\S+) has been deprecated",
+    "csharp": r"^`(?P<member>[^']+)' is obsolete",
+    "cpp": r"^'(?P<member>[^']+)' is deprecated",
+}
+
+
+def _compiled_deprecations(job, text, language):
+    """The compiler's deprecation warnings on the lines the program wrote (the file it
+    replaces, or its own new file): the deprecated APIs the answer uses."""
+    import re
+
+    path = job.get("path")
+    if not path or not job.get("deprecations"):
+        return None
+    changed = job.get("changed")
+    changed = None if changed is None else set(changed)
+    lines = job["program"].split("\n")
+    found, seen = [], set()
+    for match in re.finditer(_DEPRECATION_WARNINGS[language], text, re.M):
+        rel = os.path.relpath(os.path.join(CODEDIR, match.group("path")), CODEDIR)
+        number = int(match.group("line"))
+        if os.path.normpath(rel) != os.path.normpath(path):
+            continue
+        if changed is not None and number not in changed:
+            continue
+        message = match.group("message").strip()[:300]
+        if (number, message) in seen or len(found) >= 50:
+            continue
+        seen.add((number, message))
+        named = re.match(_DEPRECATED_API[language], message)
+        api = None
+        if named and language == "java":
+            api = "%s.%s" % (named.group("owner"), named.group("member"))
+        elif named:
+            api = named.group("member")
+        code = lines[number - 1].strip()[:200] if 0 < number <= len(lines) else ""
+        found.append(
+            {
+                "category": match.group("kind"),
+                "message": message,
+                "api": api and api[:120],
+                "line": number,
+                "code": code,
+            }
+        )
+    return {"found": found, "tampered": False}
 
 
 def _is_surefire_test(rel):
@@ -1167,6 +1238,7 @@ def _run_java_repo(job, record):
                 message = "%s::%s: %s" % (rel, test.split("#", 1)[-1], failure.get("message", ""))
                 failures.append(message[:2000])
     _repo_verdict(job, record, outcomes, calls, functions, errors, failures)
+    record["deprecations"] = _compiled_deprecations(job, "\n".join(COMPILER_OUTPUT), "java")
 
 
 def _run_cpp_repo(job, record):
@@ -1178,6 +1250,9 @@ def _run_cpp_repo(job, record):
     )
     _repo_verdict(job, record, outcomes, calls, functions, errors, failures)
     record["details"].update(extra)
+    checked = [t for t in _cpp.COMPILER_OUTPUT if t is not None]
+    if checked:
+        record["deprecations"] = _compiled_deprecations(job, "\n".join(checked), "cpp")
 
 
 def _run_csharp_repo(job, record):
@@ -1189,6 +1264,9 @@ def _run_csharp_repo(job, record):
     )
     _repo_verdict(job, record, outcomes, calls, functions, errors, failures)
     record["details"].update(extra)
+    record["deprecations"] = _compiled_deprecations(
+        job, "\n".join(_csharp.COMPILER_OUTPUT), "csharp"
+    )
 
 
 GRADER_UID_OFFSET = 1000  # the grader's uid: the program's plus this (a uid of its own)
