@@ -342,3 +342,24 @@ def test_ide_runs_choose_a_language(tmp_path: Path) -> None:
         "ts-inventory",
     }
     assert all(re.match(r"ide/ts-[a-z]+/workspace/\d+", s["problem_id"]) for s in samples)
+
+
+def test_an_answer_using_a_deprecated_node_api_passes_with_its_deprecation(
+    service: ExecutionService, repos: dict[str, Built]
+) -> None:
+    """Node's DeprecationWarning under the lines the answer wrote (the repository's tests
+    call it) is the execution's deprecation signal; the reference body raises none."""
+    built = repos["csvkit-js"]
+    task = IdeTask()
+    case = next(c for c in built.cases if isinstance(c, GenerateCase))
+    reference = task.reference_answer(item_of(case))  # type: ignore[arg-type]
+    clean = _execute(service, built, case, reference)
+    assert clean.status is Status.PASSED, clean.message
+    assert clean.deprecations is not None and clean.deprecations.found == ()
+    line = "const unusedBuffer = Buffer(1);  // Node's DEP0005"
+    head, brace, rest = reference.partition("{\n")  # the function's first line, then its body
+    used = _execute(service, built, case, f"{head}{brace}  {line}\n{rest}")
+    assert used.status is Status.PASSED, used.message
+    assert used.deprecations is not None
+    (found,) = used.deprecations.found
+    assert found.api == "DEP0005" and found.code == line

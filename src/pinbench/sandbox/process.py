@@ -71,7 +71,16 @@ def run_job(
         "open_files": limits.open_files,
         "tmpfs_bytes": limits.tmpfs_bytes,
     }
-    captured = ("script", "pytest", "jest", "repo", "java-repo", "cpp-repo", "csharp-repo")
+    captured = (
+        "script",
+        "pytest",
+        "jest",
+        "repo",
+        "node-repo",
+        "java-repo",
+        "cpp-repo",
+        "csharp-repo",
+    )
     job["deprecations"] = job["mode"] in captured and deprecation_capture()
     secret = _split_secret(job)
     with contextlib.ExitStack() as stack:

@@ -4,7 +4,7 @@
 //
 //   node _pinbench_jest.js local PROGRAM TEST RESULT_FD [1: record deprecation signals]
 //   node _pinbench_jest.js remote DATA_FD BELL_FD TEST RESULT_FD
-//   node _pinbench_jest.js repo ROOT TEST COVER RESULT_FD
+//   node _pinbench_jest.js repo ROOT TEST COVER RESULT_FD [PROGRAM_FILE]
 //
 // Gives the test `describe`/`test`/`it`, the hooks (Jest's and Mocha's names), Jest's `expect`
 // and `jest.fn`/`jest.spyOn` (the environment's), makes `require('./<name>')` in the test
@@ -40,9 +40,11 @@ const writeSync = fs.writeSync;
 const stringify = JSON.stringify;
 const exit = process.exit.bind(process);
 
-// local, asked to: the deprecation signals raised under the program's code, in the result
-const deprecations = argv[0] === 'local' && argv[4] === '1'
-  ? require('./_pinbench_deprecations.js').install(programPath, function () {})
+// local, asked to (or repo, given the program's file): the deprecation signals raised under
+// the program's code, in the result
+const watched = argv[0] === 'local' && argv[4] === '1' ? programPath : repo ? argv[5] : null;
+const deprecations = watched
+  ? require('./_pinbench_deprecations.js').install(watched, function () {})
   : null;
 
 let reported = false;

@@ -966,9 +966,14 @@ def _run_node_repo(job, record):
     trace = "1" if job.get("trace") else "0"
     files = sorted(set(s.split("::", 1)[0] for s in job.get("select", []))) or job["test_files"]
     outcomes, calls, functions, index, errors = {}, {}, [], {}, []
+    wanted = job.get("path") and job.get("deprecations")
+    watched = [os.path.join(CODEDIR, job["path"])] if wanted else []
+    signals = {"found": [], "tampered": False}
     for rel in files:
         path = os.path.join(CODEDIR, rel)
-        code, text = _run_node([node, runner, "repo", CODEDIR, path, trace], result_fd=True)
+        code, text = _run_node(
+            [node, runner, "repo", CODEDIR, path, trace], result_fd=True, extra=watched
+        )
         try:
             result = json.loads(text)
         except ValueError:
@@ -979,6 +984,7 @@ def _run_node_repo(job, record):
                 "%s: node ended (exit status %s) before its tests completed" % (rel, code)
             )
             continue
+        _merge_signals(signals, result.get("deprecations"))
         if result.get("test_error"):
             first = (result.get("failures") or [{}])[0]
             outcomes[rel + "::(file)"] = "failed"
@@ -1003,6 +1009,31 @@ def _run_node_repo(job, record):
                 record.setdefault("_failures", []).append(_plain(message)[:2000])
     failures = record.pop("_failures", [])
     _repo_verdict(job, record, outcomes, calls, functions, errors, failures)
+    if wanted:
+        changed = job.get("changed")
+        changed = None if changed is None else set(changed)
+        signals["found"] = [
+            f for f in signals["found"] if changed is None or f.get("line") in changed
+        ]
+        record["deprecations"] = signals
+
+
+def _merge_signals(signals, reported):
+    """One test file's deprecation signals (its Node process recorded them) into the run's:
+    each once; a report not of their shape counts as tampering."""
+    if reported is None:
+        return
+    if not isinstance(reported, dict) or not isinstance(reported.get("found"), list):
+        signals["tampered"] = True
+        return
+    signals["tampered"] = signals["tampered"] or reported.get("tampered") is not False
+    seen = set((f.get("line"), f.get("message")) for f in signals["found"])
+    for entry in reported["found"]:
+        if not isinstance(entry, dict):
+            signals["tampered"] = True
+        elif (entry.get("line"), entry.get("message")) not in seen and len(signals["found"]) < 50:
+            seen.add((entry.get("line"), entry.get("message")))
+            signals["found"].append(entry)
 
 
 JAVA_EXCLUDES = (
