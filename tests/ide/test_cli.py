@@ -181,3 +181,20 @@ def test_builtin_cases_find_the_planted_diagnostics_and_skip_generated_files() -
     assert {r["scenario"] for r in rows if r["repo"] == "unitconv"} == {
         "doc", "fix", "generate", "test", "workspace",
     }  # fmt: skip
+
+
+def test_a_repository_build_gets_more_than_a_short_timeout(tmp_path: Path) -> None:
+    """--timeout caps a program's run, but a C/C++ case builds the project first: its cap is
+    at least what collection allowed the suite (a real project's build takes minutes)."""
+    from pinbench.tasks.ide.family import builtin_cases
+
+    rows = [json.loads(line) for line in builtin_cases(jobs=2).read_text().splitlines()]
+    case = next(r["id"] for r in rows if r["repo"] == "c-ringbuf" and r["scenario"] == "generate")
+    summary = tmp_path / "s.json"
+    code, output = _invoke(
+        "run", "--task", "ide", "-d", "builtin", "-m", "reference", "--only", case,
+        "--timeout", "2", "--results", str(tmp_path / "res"), "--json", str(summary),
+    )  # fmt: skip
+    assert code == 0, output
+    (sample,) = json.loads(summary.read_text())["samples"]
+    assert sample["outcome"] == "passed", output

@@ -30,6 +30,7 @@ class Item(Generic[P]):
     visible_test: TestSpec | None = field(default=None)
     reference: str = field(default="", repr=False)
     preload: tuple[str, ...] = ()  # what a warm server imports beside the environment's own
+    min_cap_seconds: float = 0.0  # the wall cap its executions need at least (a suite's build)
 
     @property
     def id(self) -> str:

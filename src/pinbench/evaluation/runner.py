@@ -307,7 +307,7 @@ class Runner:
             )
         assert item.hidden_test is not None
         deadline = await self._deadline(item, env)
-        limits = self._cap.model_copy(update={"wall_seconds": deadline})
+        limits = self._cap_of(item).model_copy(update={"wall_seconds": deadline})
         hidden = self._weigh_claim(
             item, await self._run(env, item, record.program, item.hidden_test, limits)
         )
@@ -385,8 +385,9 @@ class Runner:
             test = test.graded_in_process()
         result = await self.executor.run(env, program, test, limits, modules, fresh)
         timed_out = result.status is Status.TIMEOUT
-        if retry_at_cap(timed_out, limits.wall_seconds, self._cap.wall_seconds):
-            result = await self.executor.run(env, program, test, self._cap, modules, fresh)
+        cap = self._cap_of(item)
+        if retry_at_cap(timed_out, limits.wall_seconds, cap.wall_seconds):
+            result = await self.executor.run(env, program, test, cap, modules, fresh)
         return result
 
     def _environment(self, item: Item[Any]) -> asyncio.Future[EnvHandle | Exception]:
@@ -411,7 +412,14 @@ class Runner:
         if not hidden.passed or item.visible_test is None:
             return hidden.passed
         test = item.visible_test.graded_in_process() if in_process else item.visible_test
-        return (await self._run(env, item, item.reference, test, self._cap)).passed
+        return (await self._run(env, item, item.reference, test, self._cap_of(item))).passed
+
+    def _cap_of(self, item: Item[Any]) -> Limits:
+        """The run's cap (--timeout), raised to what the item needs at least."""
+        if item.min_cap_seconds <= self._cap.wall_seconds:
+            return self._cap
+        seconds = item.min_cap_seconds
+        return self._cap.model_copy(update={"wall_seconds": seconds, "cpu_seconds": int(seconds)})
 
     async def _deadline(self, item: Item[Any], env: EnvHandle) -> float:
         """The reference program's runtime calibrates the deadline, once per item."""
@@ -420,23 +428,24 @@ class Runner:
             self._deadlines[item.id] = future
             try:
                 assert item.hidden_test is not None
-                reference = await self._run(env, item, item.reference, item.hidden_test, self._cap)
+                cap = self._cap_of(item)
+                reference = await self._run(env, item, item.reference, item.hidden_test, cap)
                 trusted = current_grading().mode == TRUSTED
                 if trusted and not await self._all_pass(env, item, reference, False):
                     # Decided by the reference alone, never by a sample: tests that need the
                     # program's objects in its own process are graded there, and reported so.
                     test = item.hidden_test.graded_in_process()
-                    again = await self._run(env, item, item.reference, test, self._cap)
+                    again = await self._run(env, item, item.reference, test, cap)
                     if await self._all_pass(env, item, again, True):
                         self._in_process.add(item.id)
                         reference = again
                 self._references[item.id] = reference
                 calibration = Calibration(
-                    reference_seconds=reference.seconds, cap_seconds=self._cap.wall_seconds
+                    reference_seconds=reference.seconds, cap_seconds=cap.wall_seconds
                 )
                 future.set_result(calibration.deadline)
             except Exception:
-                future.set_result(self._cap.wall_seconds)  # uncalibrated: the cap itself
+                future.set_result(self._cap_of(item).wall_seconds)  # uncalibrated: the cap
                 raise
         return await self._deadlines[item.id]
 

@@ -44,6 +44,7 @@ from pinbench.tasks.ide.editor import Editor, PythonEditor
 from pinbench.tasks.ide.edits import Region, splice, text_of
 from pinbench.tasks.ide.java.editor import JavaEditor
 from pinbench.tasks.ide.node.editor import NodeEditor
+from pinbench.tasks.ide.repo import SUITE_LIMIT_SECONDS
 
 SYSTEM = (
     "You are an expert {language} developer working as a coding assistant inside an IDE, on "
@@ -356,6 +357,8 @@ def item_of(case: Case) -> Item[Case]:
         hidden_test=hidden,
         reference=scenario.solution(case, source),
         preload=runner_modules((hidden,)),
+        # a repository's suite may take what collection allowed it (a C++ build takes minutes)
+        min_cap_seconds=SUITE_LIMIT_SECONDS if hidden is not None else 0.0,
     )
 
 
