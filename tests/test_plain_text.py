@@ -49,7 +49,8 @@ def test_validate_run_and_report_print_bracketed_text_as_it_is(tmp_path: Path) -
     assert FAILING in checked.output and "[/oops]" in checked.output
     document = json.loads((tmp_path / "v.json").read_text())
     assert document["summary"] == {
-        "sound": 1, "unsound": 1, "unverified": 0, "not_discriminative": 0, "problems": 2
+        "sound": 1, "unsound": 1, "unverified": 0, "not_discriminative": 0, "flaky": 0,
+        "problems": 2,
     }  # fmt: skip
 
     ran = runner.invoke(

@@ -2104,9 +2104,8 @@ def _program_sources(job):
 
 
 def _import_libraries(job):
-    """The pinned libraries, imported as a warm server has them preloaded (a cold run gets
-    the same process state: the grader decodes their values, their import-time warnings are
-    not the program's)."""
+    """The pinned libraries, imported as a warm server has them preloaded: their import-time
+    warnings are not the program's."""
     for name in job.get("libraries") or ():
         try:
             __import__(name)
@@ -2198,8 +2197,6 @@ def _run_trusted(job, record, proof_fd, secret_fd, in_server, started):
         record["message"] = "sandbox setup failed: %s" % (sys.exc_info()[1],)
         record["trace"] = _short_trace(sys.exc_info())
         _emit(proof_fd, nonce, record, write, exit_now, 3)
-    if not in_server:
-        _import_libraries(job)
     grader = _trusted.Grader(grader_sock, program)
     try:
         grader.install_mirrors(with_pytest=job["mode"] == "pytest")
