@@ -1145,7 +1145,9 @@ _DECODERS = {
     "pdNA": _pandas_simple("pdNA"),
     "tt": _decode_tensor,
     "tS": lambda ep, rest, d: (
-        _decoding_module("torch").Size(ep._items(rest, d)) if _decoding_module("torch") else _want(False, "no torch")
+        _decoding_module("torch").Size(ep._items(rest, d))
+        if _decoding_module("torch")
+        else _want(False, "no torch")
     ),
     "tdt": _torch_dtype,
     "tdev": _torch_device,
