@@ -48,6 +48,26 @@ def test_snapshot_keeps_text_files_and_skips_vcs_venvs_caches_and_binaries(tmp_p
     assert snap.pythonpath == ("",)
 
 
+def test_snapshot_keeps_sources_in_legacy_encodings_and_reads_them_line_for_line(
+    tmp_path: Path,
+) -> None:
+    # Newtonsoft.Json 6.0.8's CollectionUtils.cs is Windows-1252: once left out as "binary",
+    # the library did not compile
+    root = tmp_path / "r"
+    root.mkdir()
+    (root / "Latin.cs").write_bytes(b"// caf\xe9 \x93quoted\x94 \x81\nclass A {}\n")
+    (root / "Wide.cs").write_bytes("// h\u00e9\nclass B {}\n".encode("utf-16"))
+    (root / "Plain.cs").write_text("class C {}\n")
+    (root / "blob.bin").write_bytes(b"\x01\x02\x03\x04" * 64)
+    (root / "nul.dat").write_bytes(b"text\0more")
+    snap = snapshots.take(root)
+    assert set(snap.files) == {"Latin.cs", "Wide.cs", "Plain.cs"}
+    assert set(snap.skipped) == {"blob.bin", "nul.dat"}
+    assert snap.read("Latin.cs") == "// caf\u00e9 \u201cquoted\u201d \x81\nclass A {}\n"
+    assert snap.read("Wide.cs") == "// h\u00e9\nclass B {}\n"
+    assert snap.read("Plain.cs") == "class C {}\n"
+
+
 def test_snapshot_digest_names_the_content(tmp_path: Path) -> None:
     a = snapshots.take(write_repo(tmp_path / "a"))
     b = snapshots.take(write_repo(tmp_path / "b"))

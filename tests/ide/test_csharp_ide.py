@@ -166,6 +166,27 @@ def test_the_xml_doc_check_names_every_missing_part() -> None:
     )
 
 
+def test_the_summary_of_an_xml_comment_is_its_text_with_references_named() -> None:
+    # Newtonsoft.Json writes <summary> on a line of its own: the summary was "<summary>",
+    # so no workspace question was ever asked of it
+    from pinbench.tasks.ide.braces import summary
+    from pinbench.tasks.ide.csharp.collect import synthesize
+
+    doc = (
+        '/// <summary>\n/// Converts the <see cref="T:System.DateTime"/> to its JSON\n'
+        '/// string, per <paramref name="format"/>.\n/// </summary>\n'
+        '/// <param name="format">The format.</param>'
+    )
+    assert summary(doc) == "Converts the DateTime to its JSON string, per format."
+    assert summary("/// <summary>The total with tax.</summary>") == "The total with tax."
+    assert summary("/// <summary>broken") == ""
+    [_, function] = edits.EDITS.outline("A.cs", SAMPLE).functions[:2]
+    assert synthesize(function, summary(function.doc)).startswith(
+        f"/// <summary>{summary(function.doc)}</summary>"
+    )
+    assert "<summary><summary>" not in synthesize(function, summary(function.doc))
+
+
 def test_projects_are_read_from_sdk_and_old_style_csproj() -> None:
     from xml.etree import ElementTree
 
@@ -201,6 +222,69 @@ def test_projects_are_read_from_sdk_and_old_style_csproj() -> None:
     assert runner.method_name("Shop.Billing.Invoice:.ctor (int)") == "Invoice"
     assert runner.method_name("Shop.Outer/Inner:get_Total ()") == "Total"
     assert runner.method_name("Shop.Box`1<int>:Get ()") == "Get"
+
+
+def _old_style(version: str, extra: str = "", name: str = "Lib") -> str:
+    return (
+        '<Project xmlns="http://schemas.microsoft.com/developer/msbuild/2003"><PropertyGroup>'
+        f"<AssemblyName>{name}</AssemblyName>"
+        f"<TargetFrameworkVersion>{version}</TargetFrameworkVersion>{extra}</PropertyGroup>"
+        '<ItemGroup><Compile Include="*.cs" /></ItemGroup></Project>'
+    )
+
+
+def test_sibling_projects_of_one_assembly_build_once_for_the_newest_framework_mono_has() -> None:
+    # Newtonsoft.Json 6.0.8 ships Lib.csproj (4.5) beside Lib.Net20/Net35/Net40/Portable/WinRT:
+    # all of them compiled into one bin, the .NET 2.0 variant's own Func clashed with System's
+    from xml.etree import ElementTree
+
+    portable = "<TargetFrameworkProfile>Profile259</TargetFrameworkProfile>"
+    files = {
+        "Src/Lib/Lib.Net20.csproj": _old_style("v2.0"),
+        "Src/Lib/Lib.Net40.csproj": _old_style(
+            "v4.0", "<TargetFrameworkProfile>Client</TargetFrameworkProfile>"
+        ),
+        "Src/Lib/Lib.Portable.csproj": _old_style("v4.6", portable),
+        "Src/Lib/Lib.WinRT.csproj": _old_style("v4.5").replace(
+            "</Project>",
+            '<Import Project="$(MSBuildExtensionsPath)\\Microsoft\\WindowsXaml\\x.targets" />'
+            "</Project>",
+        ),
+        "Src/Lib/Lib.csproj": _old_style("v4.5"),
+        "Src/Lib/A.cs": "",
+        "Src/Tests/Tests.Net20.csproj": _old_style("v2.0", name="Lib.Tests").replace(
+            "</ItemGroup>",
+            '<Reference Include="nunit.framework" />'
+            '<ProjectReference Include="..\\Lib\\Lib.Net20.csproj" /></ItemGroup>',
+        ),
+        "Src/Tests/T.cs": "",
+        "Src/Other/Other.csproj": _old_style("v9.0", name="Other"),
+        "Src/Other/O.cs": "",
+    }
+    projects = runner.read_projects(sorted(files), files.__getitem__, ElementTree.fromstring)
+    assert [p["path"] for p in projects] == [
+        "Src/Lib/Lib.csproj",
+        "Src/Other/Other.csproj",  # alone: kept whatever its framework
+        "Src/Tests/Tests.Net20.csproj",
+    ]
+    lib, _, tests = projects
+    assert lib["variants"] == [
+        "Src/Lib/Lib.Net20.csproj",
+        "Src/Lib/Lib.Net40.csproj",
+        "Src/Lib/Lib.Portable.csproj",
+        "Src/Lib/Lib.WinRT.csproj",
+    ]
+    assert tests["project_refs"] == ["Src/Lib/Lib.csproj"]  # redirected to the chosen one
+    sdk = {
+        "a/Lib.csproj": '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup>'
+        "<TargetFramework>net6.0</TargetFramework><AssemblyName>L</AssemblyName>"
+        "</PropertyGroup></Project>",
+        "b/Lib.Mono.csproj": '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup>'
+        "<TargetFramework>net472</TargetFramework><AssemblyName>L</AssemblyName>"
+        "</PropertyGroup></Project>",
+    }
+    [chosen] = runner.read_projects(sorted(sdk), sdk.__getitem__, ElementTree.fromstring)
+    assert chosen["path"] == "b/Lib.Mono.csproj" and chosen["framework"] == [True, [4, 7, 2]]
 
 
 def test_mcs_output_is_read_with_rule_line_and_column() -> None:
@@ -265,11 +349,19 @@ def test_a_suite_runs_each_test_alone_and_a_test_file_that_does_not_compile_fail
                 "    public void Cases(int x, int y) { Assert.AreEqual(y, Numbers.Twice(x)); }\n"
                 '    [Test, Ignore("later")] public void Later() { }\n  }\n}\n'
             ),
+            # needs a package the machine does not have: this file fails, the others run
+            "tests/Lib.Tests/FSharpTests.cs": (
+                "using NUnit.Framework;\nusing Microsoft.FSharp.Core;\nnamespace Lib.Tests {\n"
+                "  public class FSharpTests {\n"
+                "    [Test] public void Option() { Assert.IsNull(FSharpOption<int>.None); }\n"
+                "  }\n}\n"
+            ),
         },
     )
     build, _ = build_repo(repo, service)
     prefix = "tests/Lib.Tests/NumbersTests.cs::Lib.Tests.NumbersTests."
     assert build.baseline.outcomes == {
+        "tests/Lib.Tests/FSharpTests.cs::(file)": "failed",
         prefix + "Twice": "passed",
         prefix + "Wrong": "failed",
         prefix + "Exits": "failed",  # it ended the process: not a pass

@@ -4,6 +4,7 @@ sandbox can lay the same tree out for every execution."""
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import io
 import json
@@ -53,7 +54,7 @@ class Snapshot:
     skipped: tuple[str, ...]  # binary or oversized files left out
 
     def read(self, path: str) -> str:
-        return (self.root / path).read_text(encoding="utf-8")
+        return text_of((self.root / path).read_bytes())
 
     def python_files(self) -> list[str]:
         return [f for f in self.files if f.endswith(".py")]
@@ -208,14 +209,43 @@ def _collect(source: Path) -> tuple[dict[str, bytes], list[str]]:
     return files, skipped
 
 
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+# control bytes that text does not hold (tab, newlines, form feed and escape are text)
+_CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
+
+
 def _is_text(data: bytes) -> bool:
-    if b"\0" in data[:8192]:
-        return False
+    """Text in any encoding a source file is written in: UTF-8, UTF-16 with its byte-order
+    mark, or a legacy 8-bit code page (Latin-1, Windows-1252: common in older C# and Java
+    sources); a NUL in the first 8 KB without a UTF-16 mark, or more than 1 % control bytes,
+    is binary."""
+    if data.startswith(_UTF16_BOMS):
+        try:
+            data.decode("utf-16")
+        except UnicodeDecodeError:
+            return False
+        return True
+    head = data[:8192]
+    return b"\0" not in head and len(head.translate(None, _CONTROL)) >= 0.99 * len(head)
+
+
+def _as_latin1(error: UnicodeError) -> tuple[str, int]:
+    assert isinstance(error, UnicodeDecodeError)
+    return error.object[error.start : error.end].decode("latin-1"), error.end
+
+
+codecs.register_error("pinbench-latin1", _as_latin1)
+
+
+def text_of(data: bytes) -> str:
+    """A kept file's text: UTF-8, else UTF-16 by its mark, else Windows-1252 (Latin-1 for
+    the five bytes it leaves undefined); every line stays where it was."""
+    if data.startswith(_UTF16_BOMS):
+        return data.decode("utf-16")
     try:
-        data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        return False
-    return True
+        return data.decode("cp1252", errors="pinbench-latin1")
 
 
 def _digest(files: dict[str, bytes], skipped: list[str]) -> str:

@@ -1,7 +1,8 @@
 // pinbench's NUnit 2.6 runner for Mono, run in the sandbox. Built into the C# environment.
 //
 //   mono --debug PinbenchNUnit.exe TESTS.dll --list          one line per test: FullName TAB RunState
-//   mono --debug PinbenchNUnit.exe TESTS.dll [FullName ...]  runs them: one "@@T {json}" line per event
+//   mono --debug PinbenchNUnit.exe TESTS.dll [FullName ... | @FILE]  runs them (FILE: a name a line):
+//                                                            one "@@T {json}" line per event
 //
 // Events: start, finish (state Success, Failure, Error, Ignored, ...; message; stack),
 // suite_problem (a fixture's setup failed), unhandled, process_exit_during_test (the test ended
@@ -103,9 +104,14 @@ class Program
         ITestFilter filter = TestFilter.Empty;
         if (args.Length > 1)
         {
-            var names = new string[args.Length - 1];
-            Array.Copy(args, 1, names, 0, names.Length);
-            filter = new SimpleNameFilter(names);
+            var names = new System.Collections.Generic.List<string>();
+            for (int i = 1; i < args.Length; i++)
+            {
+                if (!args[i].StartsWith("@")) { names.Add(args[i]); continue; }
+                foreach (var line in File.ReadAllLines(args[i].Substring(1), Encoding.UTF8))
+                    if (line.Length > 0) names.Add(line);
+            }
+            filter = new SimpleNameFilter(names.ToArray());
         }
         runner.Run(new Listener(), filter, false, LoggingThreshold.Off);
         return 0;

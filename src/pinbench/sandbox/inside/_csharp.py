@@ -16,6 +16,7 @@ import re
 import subprocess
 
 TEST_SECONDS = 120
+DROP_ROUNDS = 4  # compilations without the test files mcs rejected, at most
 FRAMEWORK = "/usr/lib/mono/4.5"
 TEST_PACKAGES = ("nunit", "microsoft.net.test.sdk", "nunit3testadapter", "nunittestadapter")
 _ERROR = re.compile(r"^(.+?)\((\d+),(\d+)\): error (CS\d+): (.*)$", re.M)
@@ -104,9 +105,72 @@ def read_projects(files, read, fromstring):
             and _key_missing(folder, _property(root, "AssemblyOriginatorKeyFile"), files),
             test=any(n.startswith("nunit") for n in named),
             sdk=sdk,
+            framework=_framework(root),
         )
         projects.append(project)
-    return projects
+    return choose_variants(projects)
+
+
+_ELSEWHERE = re.compile(
+    r"Portable|WindowsXaml|Silverlight|WindowsPhone|Xamarin|Mono(Android|Touch)"
+)
+
+
+def _framework(root):
+    """(whether Mono's .NET Framework can build it, its framework version): a portable,
+    Windows Store, Silverlight, phone or Xamarin project cannot; an SDK-style project's
+    `netNN` is read as its version."""
+    identifier = _property(root, "TargetFrameworkIdentifier")
+    profile = _property(root, "TargetFrameworkProfile")
+    imports = " ".join(e.attrib.get("Project", "") for e in _items(root, "Import"))
+    elsewhere = (
+        (identifier and identifier != ".NETFramework")
+        or profile.startswith("Profile")
+        or bool(_ELSEWHERE.search(imports))
+    )
+    version = _property(root, "TargetFrameworkVersion").lstrip("vV")
+    if not version:
+        target = _property(root, "TargetFramework") or _property(root, "TargetFrameworks")
+        sdk_style = re.match(r"net(\d)(\d)(\d?)$", target.split(";")[0].strip())
+        if sdk_style:
+            version = ".".join(d for d in sdk_style.groups() if d)
+        elif target:
+            elsewhere = elsewhere or not target.startswith("net4")
+    numbers = tuple(int(n) for n in re.findall(r"\d+", version)[:3])
+    return [not elsewhere, list(numbers)]
+
+
+def choose_variants(projects):
+    """One project per assembly: a repository that builds the same assembly for several
+    frameworks from sibling project files (`Lib.Net20.csproj`, `Lib.Portable.csproj`,
+    `Lib.csproj`) is built once, from the variant Mono can build for the newest .NET Framework
+    (the plainest file name on a tie); a project reference to another variant is redirected
+    to the chosen one, and each left-out variant says so in `variants`."""
+    groups = {}
+    for project in projects:
+        if not project.get("error"):
+            groups.setdefault(project["assembly"].lower(), []).append(project)
+    chosen_for = {}
+    for group in groups.values():
+        best = max(
+            group,
+            key=lambda p: (
+                p["framework"][0],
+                p["framework"][1] <= [4, 8],
+                p["framework"][1],
+                -len(p["name"]),
+                p["path"],
+            ),
+        )
+        best["variants"] = sorted(p["path"] for p in group if p is not best)
+        for project in group:
+            chosen_for[project["path"]] = best["path"]
+    kept = [p for p in projects if p.get("error") or chosen_for.get(p["path"]) == p["path"]]
+    for project in kept:
+        if not project.get("error"):
+            refs = [chosen_for.get(r, r) for r in project["project_refs"]]
+            project["project_refs"] = sorted(set(refs), key=refs.index)
+    return kept
 
 
 def _key_missing(folder, key, files):
@@ -146,6 +210,24 @@ def _under(path, folder):
 
 def _rel(path, folder):
     return path[len(folder) + 1 :] if folder else path
+
+
+def _without_tests(projects):
+    """The projects that are not tests and need none, however indirectly."""
+    by_path = dict((p["path"], p) for p in projects)
+    needs_tests = {}
+
+    def needs(project, seen=()):
+        path = project["path"]
+        if path not in needs_tests:
+            needs_tests[path] = project["test"] or any(
+                needs(by_path[r], seen + (path,))
+                for r in project.get("project_refs", [])
+                if r in by_path and r not in seen
+            )
+        return needs_tests[path]
+
+    return [p for p in projects if not needs(p)]
 
 
 def order(projects):
@@ -250,10 +332,12 @@ class _State(object):
             elif generated:  # the generated fixture is compiled alone, the suite not at all
                 project["sources"] = [s for s in project["sources"] if s != generated["path"]]
         chosen = [p for p in self.projects if not p.get("error")]
-        for project in order([p for p in chosen if not (generated and p["test"])]):
+        if generated:  # the suite is not compiled, nor what needs it (a test console)
+            chosen = _without_tests(chosen)
+        for project in order(chosen):
             self.compile(project)
         if generated:
-            mains = [p for p in self.projects if not p.get("error") and not p["test"]]
+            mains = [p for p in chosen if self.built.get(p["path"])]
             references = set(r for p in mains for r in p.get("references", []))
             # named as the test project it joins: the library's InternalsVisibleTo names it
             assembly = owner["assembly"] if owner else "PinbenchGenerated"
@@ -297,17 +381,46 @@ class _State(object):
         if project["test"]:
             argv.append("-r:" + os.path.join(self.bin, "nunit.framework.dll"))
         listing = os.path.join(self.workdir, project["assembly"] + ".sources")
-        with open(listing, "w") as handle:
-            handle.write("\n".join('"%s"' % s for s in self.sources_of(project)))
-        code, text = _call(argv + ["@" + listing], self.codedir, 600)
-        COMPILER_OUTPUT.append(text[: 4 << 20])
-        if code != 0 or not os.path.exists(out):
-            self.built[project["path"]] = None
-            self.fail_project(
-                project, "%s does not compile:\n%s" % (project["name"], _errors_of(text))
+        for _ in range(DROP_ROUNDS + 1):
+            given = self.sources_of(project)
+            with open(listing, "w") as handle:
+                handle.write("\n".join('"%s"' % s for s in given))
+            code, text = _call(argv + ["@" + listing], self.codedir, 600)
+            COMPILER_OUTPUT.append(text[: 4 << 20])
+            if code == 0 and os.path.exists(out):
+                self.built[project["path"]] = out
+                return
+            broken = self.broken_files(project, given, text)
+            if not broken:
+                break
+            # a test file that does not compile fails alone; the rest of its project runs
+            self.errors.append(
+                (
+                    "%s: %d test file(s) do not compile and fail alone:\n%s"
+                    % (project["name"], len(broken), _errors_of(text))
+                )[:4000]
             )
-            return
-        self.built[project["path"]] = out
+            for source in broken:
+                self.outcomes[source + "::(file)"] = "failed"
+            project["sources"] = [s for s in project["sources"] if s not in broken]
+        self.built[project["path"]] = None
+        self.fail_project(project, "%s does not compile:\n%s" % (project["name"], _errors_of(text)))
+
+    def broken_files(self, project, given, text):
+        """The test project's own files mcs's errors are in, when some of its files would be
+        left (a main project, or a test project whose every file is broken, fails whole)."""
+        if not project["test"] or project["path"] == "(generated)":
+            return []
+        as_given = dict(zip(given, project["sources"]))
+        broken = set()
+        for match in _ERROR.finditer(text):
+            source = as_given.get(match.group(1).strip())
+            if source is None:
+                return []  # an error outside the project's files: its configuration
+            broken.add(source)
+        if not broken or len(broken) >= len(project["sources"]):
+            return []
+        return sorted(broken)
 
     def sources_of(self, project):
         """The project's sources to compile: an unsigned project's friend declarations are
@@ -357,6 +470,7 @@ class _State(object):
             if generated and project["path"] != "(generated)":
                 continue
             classes = self.fixture_files(project)
+            batch = []
             for name, state in self.list(dll):
                 rel = classes.get(name.split("(", 1)[0].rsplit(".", 1)[0].rsplit(".", 1)[-1])
                 test_id = "%s::%s" % (rel or project["path"], name)
@@ -365,7 +479,8 @@ class _State(object):
                 if state in ("Ignored", "Explicit", "Skipped"):
                     self.outcomes[test_id] = "skipped"
                     continue
-                self.run_one(dll, name, test_id, mains)
+                batch.append((name, test_id))
+            self.run_batch(dll, batch, mains)
 
     def fixture_files(self, project):
         found = {}
@@ -398,85 +513,109 @@ class _State(object):
             )
         return tests
 
-    def run_one(self, dll, name, test_id, mains):
-        trace = os.path.join(self.workdir, "trace.txt")
-        if os.path.exists(trace):
-            os.remove(trace)
-        argv = [self.tool("mono"), "--debug"]
-        if self.job.get("trace") and mains:
-            argv.append("--profile=%s:%s" % (self.env["profiler"], ",".join(mains)))
-        argv += [os.path.join(self.env_root, self.env["runner"]), dll, name]
-        env = dict(
-            os.environ,
-            LD_LIBRARY_PATH=os.path.join(self.env_root, self.env["profiler_dir"]),
-            MONO_PERTEST_OUT=trace,
-        )
-        code, text = _call(argv, self.bin, TEST_SECONDS, env=env)
-        finish = None
-        for line in text.splitlines():
-            if line.startswith("@@T "):
-                try:
-                    event = json.loads(line[4:])
-                except ValueError:
-                    continue
-                if event.get("event") == "finish" and event.get("name") == name:
-                    finish = event
-                elif event.get("event") in (
-                    "process_exit_during_test",
-                    "suite_problem",
-                    "unhandled",
-                ):
-                    self.failures.append(
-                        ("%s: %s" % (test_id, event.get("message") or event.get("event")))[:2000]
-                    )
-        outcome = "failed"
-        if code is None:
-            self.failures.append("%s: it ran over %d seconds" % (test_id, TEST_SECONDS))
-        elif finish is None:
-            self.failures.append(
-                (
-                    "%s: the process ended (exit status %s) before the test finished: %s"
-                    % (test_id, code, text[-1500:])
-                )[:2000]
+    def run_batch(self, dll, tests, mains):
+        """The tests, in one Mono process as NUnit runs a suite; a test that ends the process
+        (Environment.Exit, a crash) or runs over `TEST_SECONDS` fails, and the tests after it
+        run on in a new process."""
+        pending = list(tests)
+        attempt = 0
+        while pending:
+            attempt += 1
+            listing = os.path.join(self.workdir, "tests-%d.txt" % attempt)
+            with open(listing, "w", encoding="utf-8") as handle:
+                handle.write("\n".join(name for name, _ in pending) + "\n")
+            trace = os.path.join(self.workdir, "trace-%d.txt" % attempt)
+            argv = [self.tool("mono"), "--debug"]
+            if self.job.get("trace") and mains:
+                argv.append("--profile=%s:%s" % (self.env["profiler"], ",".join(mains)))
+            argv += [os.path.join(self.env_root, self.env["runner"]), dll, "@" + listing]
+            env = dict(
+                os.environ,
+                LD_LIBRARY_PATH=os.path.join(self.env_root, self.env["profiler_dir"]),
+                MONO_PERTEST_OUT=trace,
             )
-        elif finish.get("state") == "Success":
-            outcome = "passed"
-        elif finish.get("state") in ("Ignored", "Skipped", "Inconclusive"):
-            outcome = "skipped"
-        else:
-            self.failures.append(
-                ("%s: %s %s" % (test_id, finish.get("state"), finish.get("message") or ""))[:2000]
+            code, text, events, running = _watch(argv, self.bin, env)
+            ids = dict(pending)
+            finished = set()
+            for event in events:
+                kind, name = event.get("event"), event.get("name")
+                if kind == "finish" and name in ids:
+                    finished.add(name)
+                    self.outcomes[ids[name]] = self.outcome_of(ids[name], event)
+                elif kind in ("process_exit_during_test", "suite_problem", "unhandled"):
+                    label = ids.get(name or event.get("test"), name or event.get("test") or "")
+                    self.failures.append(("%s: %s" % (label, event.get("message") or kind))[:2000])
+            if self.job.get("trace"):
+                self.read_traces(trace, ids)
+            rest = [(n, t) for n, t in pending if n not in finished]
+            if not rest:
+                break
+            if running not in ids or running in finished:
+                # no test was running when the process ended: none of the rest can run
+                for _, test_id in rest:
+                    self.outcomes[test_id] = "failed"
+                self.failures.append(
+                    (
+                        "%s: the test process ended (exit status %s) before %d test(s) ran: %s"
+                        % (os.path.basename(dll), code, len(rest), text[-1500:])
+                    )[:2000]
+                )
+                break
+            why = (
+                "it ran over %d seconds" % TEST_SECONDS
+                if code is None
+                else "the process ended (exit status %s) before the test finished: %s"
+                % (code, text[-1500:])
             )
-        self.outcomes[test_id] = outcome
-        if self.job.get("trace"):
-            self.read_trace(test_id, trace)
+            self.failures.append(("%s: %s" % (ids[running], why))[:2000])
+            self.outcomes[ids[running]] = "failed"
+            pending = [(n, t) for n, t in rest if n != running]
 
-    def read_trace(self, test_id, trace):
-        """The methods the test entered (setup included: one test per process), as
-        `path:line:name`; the profiler's first line proves it was loaded."""
+    def outcome_of(self, test_id, finish):
+        state = finish.get("state")
+        if state == "Success":
+            return "passed"
+        if state in ("Ignored", "Skipped", "Inconclusive"):
+            return "skipped"
+        self.failures.append(("%s: %s %s" % (test_id, state, finish.get("message") or ""))[:2000])
+        return "failed"
+
+    def read_traces(self, trace, ids):
+        """The methods each test entered, as `path:line:name`, from the profiler's sections
+        (`B name` ... `E name`); what runs between two tests (a fixture's set-up, a static
+        constructor) is counted to the test that begins next. The profiler's first line
+        proves it was loaded."""
         try:
             with open(trace, encoding="utf-8", errors="replace") as handle:
                 lines = handle.read().splitlines()
         except OSError:
             lines = []
         if not lines or not lines[0].startswith("P\t"):
-            self.errors.append("%s: pinbench's profiler recorded nothing" % test_id)
+            self.errors.append("%s: pinbench's profiler recorded nothing" % os.path.basename(trace))
             return
-        ids = set()
+        current, between = None, set()
         for line in lines:
             parts = line.split("\t")
-            if parts[0] != "M" or len(parts) < 4 or not parts[3].isdigit() or parts[3] == "0":
-                continue
-            path = os.path.normpath(parts[2])
-            if not path.startswith(self.codedir + os.sep):
-                continue
-            rel = os.path.relpath(path, self.codedir).replace(os.sep, "/")
-            key = "%s:%s:%s" % (rel, parts[3], method_name(parts[1]))
-            if key not in self.index:
-                self.index[key] = len(self.functions)
-                self.functions.append(key)
-            ids.add(self.index[key])
-        self.calls[test_id] = ids
+            if parts[0] == "B" and len(parts) > 1:
+                current = ids.get(parts[1])
+                if current is not None:
+                    self.calls.setdefault(current, set()).update(between)
+                between = set()
+            elif parts[0] == "E":
+                current = None
+            elif parts[0] == "M" and len(parts) >= 4 and parts[3].isdigit() and parts[3] != "0":
+                path = os.path.normpath(parts[2])
+                if not path.startswith(self.codedir + os.sep):
+                    continue
+                rel = os.path.relpath(path, self.codedir).replace(os.sep, "/")
+                key = "%s:%s:%s" % (rel, parts[3], method_name(parts[1]))
+                if key not in self.index:
+                    self.index[key] = len(self.functions)
+                    self.functions.append(key)
+                if current is None:
+                    between.add(self.index[key])
+                else:
+                    self.calls.setdefault(current, set()).add(self.index[key])
 
     def result(self):
         targets = dict(
@@ -515,6 +654,64 @@ def method_name(full):
 def _errors_of(text):
     found = [m.group(0) for m in _ERROR.finditer(text)]
     return "\n".join(found[:20])[:3000] if found else text[-3000:]
+
+
+def _watch(argv, cwd, env):
+    """Run the NUnit runner, reading its events as they come: (exit status, or None when a
+    test ran over `TEST_SECONDS` and the process was killed; its output; the events; the
+    test that had started and not finished when it ended)."""
+    import select
+    import time
+
+    try:
+        child = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+    except OSError as exc:
+        return 127, str(exc), [], None
+    chunks, events, running, pending = [], [], None, b""
+    since = time.monotonic()
+    killed = False
+    while True:
+        ready, _, _ = select.select([child.stdout], [], [], 1.0)
+        if ready:
+            data = os.read(child.stdout.fileno(), 65536)
+            if not data:
+                break
+            chunks.append(data)
+            pending += data
+            *complete, pending = pending.split(b"\n")
+            for raw in complete:
+                if not raw.startswith(b"@@T "):
+                    continue
+                try:
+                    event = json.loads(raw[4:].decode("utf-8", "replace"))
+                except ValueError:
+                    continue
+                if not isinstance(event, dict):
+                    continue
+                events.append(event)
+                if event.get("event") == "start":
+                    running, since = event.get("name"), time.monotonic()
+                elif event.get("event") == "finish" and event.get("name") == running:
+                    running, since = None, time.monotonic()
+        if time.monotonic() - since > TEST_SECONDS:
+            child.kill()
+            killed = True
+            break
+    try:
+        code = child.wait(timeout=TEST_SECONDS)
+    except subprocess.TimeoutExpired:  # it closed its output and went on
+        child.kill()
+        code, killed = child.wait(), True
+    child.stdout.close()
+    text = b"".join(chunks)[-(1 << 20) :].decode("utf-8", "replace")
+    return (None if killed else code), text, events, running
 
 
 def _call(argv, cwd, timeout, env=None):

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from pinbench.tasks.answers import fenced_blocks
+from pinbench.tasks.ide import doc_tags
 from pinbench.tasks.ide.cases import GenerateCase
 from pinbench.tasks.ide.edits import Region
 from pinbench.tasks.ide.lint import LintError
@@ -156,9 +157,13 @@ def own_name(qualname: str) -> str:
 
 
 def summary(doc: str | None) -> str:
-    """The first line of a documentation comment's description."""
+    """The first line of a documentation comment's description; a C# XML comment's
+    `<summary>` text, its references read as the names they give."""
     if not doc:
         return ""
+    if doc.lstrip().startswith("///"):
+        tags = doc_tags.read_xml(doc)
+        return tags.description if tags else ""
     for line in doc.splitlines():
         text = line.strip().lstrip("/*").strip()
         if text and not text.startswith("@"):

@@ -67,6 +67,10 @@ def read_xml(doc: str) -> Tags | None:
         root = ElementTree.fromstring(f"<doc>{body}</doc>")
     except (ElementTree.ParseError, DefusedXmlException):
         return None
+    for element in root.iter():  # a reference reads as what it names
+        if element.tag in ("see", "seealso", "paramref", "typeparamref") and not element.text:
+            named = element.get("cref") or element.get("name") or element.get("langword") or ""
+            element.text = _class_name(named.split(":", 1)[-1])
     summary = root.find("summary")
     description = " ".join("".join(summary.itertext()).split()) if summary is not None else ""
     params = tuple(p.get("name", "") for p in root.findall("param") if p.get("name"))
