@@ -19,6 +19,9 @@ TEST_SECONDS = 120
 DROP_ROUNDS = 4  # compilations without the test files mcs rejected, at most
 FRAMEWORK = "/usr/lib/mono/4.5"
 TEST_PACKAGES = ("nunit", "microsoft.net.test.sdk", "nunit3testadapter", "nunittestadapter")
+_TEST_ATTRIBUTE = re.compile(
+    r"\[\s*(?:NUnit\.Framework\.)?(?:Test|TestCase|TestCaseSource|Theory)\b"
+)
 _ERROR = re.compile(r"^(.+?)\((\d+),(\d+)\): error (CS\d+): (.*)$", re.M)
 
 
@@ -345,7 +348,9 @@ class _State(object):
                 "path": "(generated)",
                 "name": "PinbenchGenerated",
                 "assembly": assembly,
-                "sources": [generated["path"]],
+                # with the test project's helpers (base fixtures, test objects): its files
+                # that declare no test
+                "sources": [generated["path"]] + self.helpers_of(owner, generated["path"]),
                 "references": sorted(references | set((owner or {}).get("references", []))),
                 "project_refs": [p["path"] for p in mains],
                 "defines": list((owner or {}).get("defines", [])),
@@ -354,6 +359,13 @@ class _State(object):
             }
             self.projects.append(project)
             self.compile(project)
+
+    def helpers_of(self, owner, path):
+        if not owner:
+            return []
+        return [
+            s for s in owner["sources"] if s != path and not _TEST_ATTRIBUTE.search(self.read(s))
+        ]
 
     def owner_of(self, path):
         """The test project a generated fixture at `path` belongs to: the one listing it, else
@@ -393,15 +405,17 @@ class _State(object):
             broken = self.broken_files(project, given, text)
             if not broken:
                 break
-            # a test file that does not compile fails alone; the rest of its project runs
-            self.errors.append(
-                (
-                    "%s: %d test file(s) do not compile and fail alone:\n%s"
-                    % (project["name"], len(broken), _errors_of(text))
-                )[:4000]
-            )
-            for source in broken:
-                self.outcomes[source + "::(file)"] = "failed"
+            # a test file that does not compile fails alone; the rest of its project runs (a
+            # generated fixture's helper that does not compile is left out, silently)
+            if project["path"] != "(generated)":
+                self.errors.append(
+                    (
+                        "%s: %d test file(s) do not compile and fail alone:\n%s"
+                        % (project["name"], len(broken), _errors_of(text))
+                    )[:4000]
+                )
+                for source in broken:
+                    self.outcomes[source + "::(file)"] = "failed"
             project["sources"] = [s for s in project["sources"] if s not in broken]
         self.built[project["path"]] = None
         self.fail_project(project, "%s does not compile:\n%s" % (project["name"], _errors_of(text)))
@@ -409,7 +423,7 @@ class _State(object):
     def broken_files(self, project, given, text):
         """The test project's own files mcs's errors are in, when some of its files would be
         left (a main project, or a test project whose every file is broken, fails whole)."""
-        if not project["test"] or project["path"] == "(generated)":
+        if not project["test"]:
             return []
         as_given = dict(zip(given, project["sources"]))
         broken = set()
@@ -420,6 +434,8 @@ class _State(object):
             broken.add(source)
         if not broken or len(broken) >= len(project["sources"]):
             return []
+        if project["path"] == "(generated)" and project["sources"][0] in broken:
+            return []  # the answer itself does not compile: no helper is dropped for it
         return sorted(broken)
 
     def sources_of(self, project):
