@@ -586,7 +586,8 @@ def test_a_generated_fixture_reaches_internals_the_library_grants_its_test_proje
             "tests/Lib.Tests/NumbersTests.cs": (
                 "using NUnit.Framework;\nnamespace Lib.Tests {\n  [TestFixture]\n"
                 "  public class NumbersTests {\n"
-                "    [Test] public void Twice() { Assert.AreEqual(Expect.Four, Numbers.Twice(2)); }\n"
+                "    [Test] public void Twice()\n"
+                "    { Assert.AreEqual(Expect.Four, Numbers.Twice(2)); }\n"
                 "  }\n}\n"
             ),
             # the test project's helpers join a generated fixture (Newtonsoft.Json's tests
@@ -639,7 +640,8 @@ def test_an_answer_that_calls_an_obsolete_method_passes_with_its_deprecation(
             "tests/Lib.Tests/NumbersTests.cs": (
                 "using NUnit.Framework;\nnamespace Lib.Tests {\n  [TestFixture]\n"
                 "  public class NumbersTests {\n"
-                "    [Test] public void Twice() { Assert.AreEqual(Expect.Four, Numbers.Twice(2)); }\n"
+                "    [Test] public void Twice()\n"
+                "    { Assert.AreEqual(Expect.Four, Numbers.Twice(2)); }\n"
                 "  }\n}\n"
             ),
             # the test project's helpers join a generated fixture (Newtonsoft.Json's tests
