@@ -187,6 +187,65 @@ def test_the_summary_of_an_xml_comment_is_its_text_with_references_named() -> No
     assert "<summary><summary>" not in synthesize(function, summary(function.doc))
 
 
+CONDITIONAL = """\ufeff#if !(NET20 || PORTABLE) // the full framework
+using System.Linq;
+#endif
+namespace Shop
+{
+    public static class Ticks
+    {
+        /// <summary>The ticks of a date.</summary>
+        /// <param name="value">A date.</param>
+        /// <returns>Its ticks.</returns>
+        public static long Of(object value)
+        {
+            long ticks = 0;
+            if (value is System.DateTime)
+            {
+                ticks = ((System.DateTime)value).Ticks;
+            }
+#if !NET20
+            else
+            {
+                ticks = ((System.DateTimeOffset)value).Ticks;
+            }
+#endif
+#if NET20 && !(DEBUG == true)
+            else { ticks = -1; }
+            public static long Broken(
+#elif false
+            more broken (
+#else
+            ticks += 0;
+#endif
+            return ticks;
+        }
+    }
+}
+"""
+
+
+def test_conditional_compilation_is_applied_before_a_file_is_read() -> None:
+    # Newtonsoft.Json's `} #if !NET20 else {...} #endif`: the grammar read both branches and
+    # the #if as a node, so 27 of its files did not parse and 440 methods gave no doc case
+    from pinbench.tasks.ide.csharp import preprocess
+
+    path = "src/Shop/Ticks.cs"
+    assert source.parses(CONDITIONAL)
+    [function] = edits.EDITS.outline(path, CONDITIONAL).functions
+    assert function.qualname == "Shop.Ticks.Of" and function.lines[0] == 11
+    assert source.check_doc(path, CONDITIONAL, "Shop.Ticks.Of") == ()
+    as_built = preprocess.active(CONDITIONAL).splitlines()
+    assert len(as_built) == len(CONDITIONAL.splitlines())  # every line keeps its number
+    assert "ticks = -1" not in "\n".join(as_built) and as_built[29].strip() == "ticks += 0;"
+    legacy = preprocess.active(CONDITIONAL, frozenset({"NET20"}))
+    assert "ticks = -1" in legacy and "DateTimeOffset" not in legacy
+    defined = "#define A\n#if A && (B || !C)\nyes\n#endif\n#undef A\n#if A\nno\n#endif\n"
+    assert preprocess.active(defined).split() == ["yes"]
+    # a condition this reader does not know keeps its branch; none is ever evaluated as code
+    assert preprocess.active("#if __import__('os')\nkept\n#endif\n").split() == ["kept"]
+
+
 def test_projects_are_read_from_sdk_and_old_style_csproj() -> None:
     from xml.etree import ElementTree
 
@@ -586,8 +645,21 @@ def test_a_generated_fixture_reaches_internals_the_library_grants_its_test_proje
             "tests/Lib.Tests/NumbersTests.cs": (
                 "using NUnit.Framework;\nnamespace Lib.Tests {\n  [TestFixture]\n"
                 "  public class NumbersTests {\n"
+                '    public class Box { public string Open = "{"; }\n'
                 "    [Test] public void Twice()\n"
-                "    { Assert.AreEqual(Expect.Four, Numbers.Twice(2)); }\n"
+                "    { Assert.AreEqual(Expect.Four, Numbers.Twice(Sample.Two)); }\n"
+                "  }\n}\n"
+            ),
+            # a type another fixture's file declares (Newtonsoft.Json's TestDynamicObject, in
+            # DynamicTests.cs): the generated fixture is compiled with it; that file's tests
+            # do not run with the generated fixture's (one of them fails); both fixtures
+            # nest a `Box`, which is no clash
+            "tests/Lib.Tests/OtherTests.cs": (
+                "using NUnit.Framework;\nnamespace Lib.Tests {\n"
+                "  public static class Sample { public static int Two { get { return 2; } } }\n"
+                "  [TestFixture] public class OtherTests {\n"
+                "    public class Box { }\n"
+                "    [Test] public void Fails() { Assert.AreEqual(1, Numbers.Twice(1)); }\n"
                 "  }\n}\n"
             ),
             # the test project's helpers join a generated fixture (Newtonsoft.Json's tests
@@ -603,6 +675,9 @@ def test_a_generated_fixture_reaches_internals_the_library_grants_its_test_proje
         },
     )
     build, env = build_repo(repo, service)
+    assert build.baseline.outcomes["tests/Lib.Tests/OtherTests.cs::Lib.Tests.OtherTests.Fails"] == (
+        "failed"
+    ), build.baseline.outcomes
     context = Context(build, env, snapshots.load(build.snapshot), service, Quotas())
     collection = collect(context, [Kind.TEST])
     cases = collection.cases
@@ -610,6 +685,8 @@ def test_a_generated_fixture_reaches_internals_the_library_grants_its_test_proje
     assert chosen, (collection.dropped, cases)
     case = chosen[0]
     assert case.reference, case
+    # the reference is NumbersTests.cs itself: that file is left out, not compiled twice
+    assert "class NumbersTests" in case.reference
     done = _execute(service, Built(build, env, cases), case, f"```csharp\n{case.reference}\n```")
     assert done.status is Status.PASSED, done.message
 

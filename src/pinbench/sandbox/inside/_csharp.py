@@ -5,9 +5,10 @@ the host's reader of the same `.csproj` files (with a hardened XML parser).
 Every `.csproj` is read (SDK-style: every `.cs` file under its directory; old-style: its
 `Compile` items), compiled by mcs in the order its project references ask, into one assembly
 per project; a project that does not compile fails the tests that need it, with mcs's errors.
-NUnit projects' tests are listed by pinbench's runner (`PinbenchNUnit.exe`) and each runs in a
-process of its own under pinbench's Mono profiler, which records the methods of the
-repository's own assemblies the test entered, with the file and line of each."""
+NUnit projects' tests are listed by pinbench's runner (`PinbenchNUnit.exe`) and run, a project's
+in one Mono process (a test that ends it fails, the rest resume in a new one), under pinbench's
+Mono profiler, which records the methods of the repository's own assemblies each test entered,
+with the file and line of each."""
 
 import fnmatch
 import json
@@ -19,10 +20,17 @@ TEST_SECONDS = 120
 DROP_ROUNDS = 4  # compilations without the test files mcs rejected, at most
 FRAMEWORK = "/usr/lib/mono/4.5"
 TEST_PACKAGES = ("nunit", "microsoft.net.test.sdk", "nunit3testadapter", "nunittestadapter")
-_TEST_ATTRIBUTE = re.compile(
-    r"\[\s*(?:NUnit\.Framework\.)?(?:Test|TestCase|TestCaseSource|Theory)\b"
-)
 _ERROR = re.compile(r"^(.+?)\((\d+),(\d+)\): error (CS\d+): (.*)$", re.M)
+_DECLARATION = re.compile(
+    r"[{};]|\bnamespace\s+([\w.]+)|((?:\b(?:public|internal|private|protected|static|sealed|"
+    r"abstract|partial|unsafe|new|readonly|ref)\s+)*)\b(?:class|struct|interface|enum|record)"
+    r"\s+(\w+)"
+)
+_LITERAL = re.compile(
+    r'//[^\n]*|/\*.*?(?:\*/|$)|\$?@\$?"(?:[^"]|"")*(?:"|$)|\$?"(?:[^"\\\n]|\\.)*(?:"|$)'
+    r"|'(?:[^'\\\n]|\\.)*(?:'|$)",
+    re.S | re.M,
+)
 
 
 def _local(tag):
@@ -215,6 +223,33 @@ def _rel(path, folder):
     return path[len(folder) + 1 :] if folder else path
 
 
+def declared_types(text, whole=False):
+    """(namespace, name) of the types a C# file declares at its top level (a nested class is
+    its outer class's: two fixtures may each have a `User`); `whole`: only those not declared
+    `partial` (a partial declaration is meant to join the others)."""
+    code = _LITERAL.sub(lambda m: " " * len(m.group(0)), text)  # no brace of a string counts
+    found = set()
+    blocks = []  # per open brace: the namespace it opens, else None
+    pending = file_scoped = None
+    for match in _DECLARATION.finditer(code):
+        token = match.group(0)
+        if match.group(1):
+            pending = match.group(1)
+        elif token == "{":
+            blocks.append(pending)
+            pending = None
+        elif token == "}":
+            if blocks:
+                blocks.pop()
+        elif token == ";":
+            if pending:
+                file_scoped, pending = pending, None
+        elif all(b is not None for b in blocks):
+            if not (whole and "partial" in match.group(2).split()):
+                found.add((".".join(blocks) or file_scoped or "", match.group(3)))
+    return found
+
+
 def _without_tests(projects):
     """The projects that are not tests and need none, however indirectly."""
     by_path = dict((p["path"], p) for p in projects)
@@ -348,8 +383,8 @@ class _State(object):
                 "path": "(generated)",
                 "name": "PinbenchGenerated",
                 "assembly": assembly,
-                # with the test project's helpers (base fixtures, test objects): its files
-                # that declare no test
+                # with the test project's other files (base fixtures, test objects, types a
+                # fixture declares for its tests): `helpers_of`
                 "sources": [generated["path"]] + self.helpers_of(owner, generated["path"]),
                 "references": sorted(references | set((owner or {}).get("references", []))),
                 "project_refs": [p["path"] for p in mains],
@@ -361,10 +396,14 @@ class _State(object):
             self.compile(project)
 
     def helpers_of(self, owner, path):
+        """The owning test project's files a generated fixture is compiled with: all but those
+        declaring a type it declares again (a reference answer is a copy of a suite file;
+        an answer may copy a fixture's helper class). Only the fixture's own tests run."""
         if not owner:
             return []
+        mine = declared_types(self.read(path), whole=True)
         return [
-            s for s in owner["sources"] if s != path and not _TEST_ATTRIBUTE.search(self.read(s))
+            s for s in owner["sources"] if s != path and not (declared_types(self.read(s)) & mine)
         ]
 
     def owner_of(self, path):

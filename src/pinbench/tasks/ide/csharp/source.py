@@ -16,6 +16,7 @@ from tree_sitter import Language, Node, Parser
 from pinbench.core.snapshots import Snapshot
 from pinbench.tasks.ide import doc_tags
 from pinbench.tasks.ide.braces import region_around
+from pinbench.tasks.ide.csharp import preprocess
 from pinbench.tasks.ide.outline import Function, Outline
 
 _TYPES = (
@@ -37,7 +38,8 @@ def _parser() -> Parser:
 
 
 def _tree(text: str) -> Node:
-    return _parser().parse(text.encode("utf-8")).root_node
+    """The file's syntax tree as compiled: without the branches `#if` leaves out."""
+    return _parser().parse(preprocess.active(text).encode("utf-8")).root_node
 
 
 def parses(text: str) -> bool:
