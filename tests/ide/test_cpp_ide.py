@@ -193,6 +193,49 @@ def test_the_doxygen_check_names_every_missing_part() -> None:
     assert source.check_doc(path, SAMPLE, "geo::Shape::grow") == ("no Doxygen comment",)
 
 
+EXPORTED = """#if defined(_MSC_VER)
+#   ifdef LIB_EXPORT
+#       define LIB_API __declspec(dllexport)
+#   endif
+#endif
+class LIB_API Widget { int x; };
+
+/**
+ * Adds two numbers.
+ * @param a the first
+ * @param b the second
+ * @return the sum
+ */
+int add(int a, int b) {
+  int c = a + b;
+  c = c * 1;
+  return c;
+}
+"""
+
+
+def test_a_file_the_grammar_cannot_read_whole_still_has_its_functions_checked() -> None:
+    # tinyxml2.h's export macro inside `#ifdef`, fmt's FMT_BEGIN_NAMESPACE: the grammar reads
+    # an error where the compiler reads none. A function it read whole is checked as usual,
+    # and an answer is judged by the errors it adds, not by the file's own
+    path = "src/add.cc"
+    assert not source.parses(EXPORTED)
+    assert source.check_doc(path, EXPORTED, "add") == ()
+    assert source.check_doc(path, EXPORTED.replace(" * @param b the second\n", ""), "add") == (
+        "no @param for b",
+    )
+    broken = EXPORTED.replace("c = c * 1;", "c = c * ;")
+    assert source.check_doc(path, broken, "add") == ("the function and its comment do not parse",)
+    documented = EXPORTED.replace(" * Adds two numbers.", " * Adds two numbers, as ints.")
+    assert source.parses(documented, EXPORTED)
+    assert not source.parses(broken, EXPORTED)
+    assert not source.parses(documented, "")  # a file of its own is read whole
+    # an error traded for another is added, though there are no more of them
+    guard = "#   ifdef LIB_EXPORT\n#       define LIB_API __declspec(dllexport)\n#   endif\n"
+    traded = broken.replace(guard, "#   define LIB_API __declspec(dllexport)\n")
+    assert not source.parses(traded, EXPORTED)
+
+
 def test_tests_vendored_code_and_examples_are_not_the_project() -> None:
     from pinbench.core.snapshots import Snapshot
 

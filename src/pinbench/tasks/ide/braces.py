@@ -7,7 +7,8 @@ language's editor (`tasks/ide/editor.py`) says how to read a file and check a co
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
 
 from tree_sitter import Node
 
@@ -182,6 +183,50 @@ def tagged_comment(function: Function, said: str, fallback: str) -> str:
     lines += [f" * @throws {c} when the input is not acceptable" for c in function.throws]
     lines.append(" */")
     return "\n".join(lines)
+
+
+def _errors(root: Node) -> Iterator[Node]:
+    """The ERROR and MISSING nodes of a tree (only subtrees holding one are walked)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            yield node
+            continue
+        stack.extend(c for c in node.children if c.has_error or c.is_missing)
+
+
+def reads(tree: Callable[[str], Node], text: str, original: str = "") -> bool:
+    """Whether the grammar reads `text` (`tree(text)`) without a syntax error; with `original`
+    (the file an answer edited), whether the edit adds none: a grammar that cannot read all of
+    a real file (C/C++ macros, a construct it lacks) must not fail every answer in it. An
+    error on a line the original does not have, or one more on a line it has, is added."""
+    if not text.strip():
+        return False
+    root = tree(text)
+    if not root.has_error:
+        return True
+    if not original:
+        return False
+    return not (_error_lines(root, text) - _error_lines(tree(original), original))
+
+
+def _error_lines(root: Node, text: str) -> Counter[str]:
+    """The line each syntax error starts on, as text: an error on a line the answer wrote is
+    new; one on a line it kept is the file's own, wherever the line moved."""
+    lines = text.splitlines()
+    return Counter(
+        lines[e.start_point.row].strip() if e.start_point.row < len(lines) else ""
+        for e in _errors(root)
+    )
+
+
+def reads_lines(root: Node, first: int, last: int) -> bool:
+    """Whether no syntax error of the tree touches lines `first`..`last` (1-based): a
+    function the grammar read whole, in a file it may not read whole."""
+    return not any(
+        e.start_point.row + 1 <= last and e.end_point.row + 1 >= first for e in _errors(root)
+    )
 
 
 def words(name: str) -> str:

@@ -22,7 +22,11 @@ class Editor(Protocol):
     doc_name: str  # what the documentation of a function is called
     placeholder: str  # the line that stands for a body to write
 
-    def parses(self, path: str, program: str) -> bool: ...
+    def parses(self, path: str, program: str, original: str = "") -> bool:
+        """Whether the program is syntactically correct; with `original` (the file an answer
+        edited), a language whose grammar cannot read every real file whole may accept an
+        edit that adds no syntax error to it."""
+        ...
 
     def code(self, text: str) -> str:
         """The code of a model's answer."""
@@ -77,8 +81,8 @@ class PythonEditor:
     doc_name = "docstring"
     placeholder = "# Your code here"
 
-    def parses(self, path: str, program: str) -> bool:
-        return compiles(program)
+    def parses(self, path: str, program: str, original: str = "") -> bool:
+        return compiles(program)  # Python's own parser reads every file it runs
 
     def code(self, text: str) -> str:
         return code_answer(text)

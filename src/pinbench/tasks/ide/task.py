@@ -96,8 +96,10 @@ class Scenario(Generic[C]):
 
     def score(self, case: C, text: str, env: Environment | None) -> dict[str, float]:
         program = self.program(case, text)
-        path = case.test_path if isinstance(case, TestCase) and case.test_path else case.path
-        return {f"{case.scenario.value}.syntax": float(editor_of(case).parses(path, program))}
+        if isinstance(case, TestCase) and case.test_path:  # a file of its own
+            return {"test.syntax": float(editor_of(case).parses(case.test_path, program))}
+        syntax = editor_of(case).parses(case.path, program, _source(case))
+        return {f"{case.scenario.value}.syntax": float(syntax)}
 
     def verdict(self, case: C, scores: dict[str, float]) -> bool | None:
         return None  # executed: the repository's tests decide
@@ -141,7 +143,7 @@ class DocScenario(Scenario[DocCase]):
     def score(self, case: DocCase, text: str, env: Environment | None) -> dict[str, float]:
         ed = editor_of(case)
         program = self.program(case, text)
-        syntax = ed.parses(case.path, program)
+        syntax = ed.parses(case.path, program, _source(case))
         doc = ed.doc_in_answer(text, case.qualname)
         ok = syntax and doc is not None and ed.doc_ok(case.path, program, case.qualname, doc)
         return {"doc.syntax": float(syntax), "doc.format": float(ok)}
@@ -182,7 +184,7 @@ class FixScenario(Scenario[FixCase]):
         suppression comment (`# type: ignore`, `// @ts-ignore`, ...) fixes nothing."""
         ed = editor_of(case)
         program = self.program(case, text)
-        if not ed.parses(case.path, program):
+        if not ed.parses(case.path, program, _source(case)):
             return {"fix.syntax": 0.0, "fix.resolved": 0.0, "fix.fewer": 0.0}
         if len(_SUPPRESSION.findall(program)) > len(_SUPPRESSION.findall(_source(case))):
             return {"fix.syntax": 1.0, "fix.resolved": 0.0, "fix.fewer": 0.0}

@@ -17,7 +17,7 @@ import tree_sitter_cpp
 from tree_sitter import Language, Node, Parser
 
 from pinbench.core.snapshots import Snapshot
-from pinbench.tasks.ide import doc_tags
+from pinbench.tasks.ide import braces, doc_tags
 from pinbench.tasks.ide.braces import region_around
 from pinbench.tasks.ide.outline import Function, Outline
 
@@ -90,9 +90,10 @@ def _tree(text: str) -> Node:
     return _parser().parse(blank_macros(text).encode("utf-8")).root_node
 
 
-def parses(text: str) -> bool:
-    """Whether the file is C/C++ as the grammar knows it (no error or missing node)."""
-    return bool(text.strip()) and not _tree(text).has_error
+def parses(text: str, original: str = "") -> bool:
+    """Whether the file is C/C++ as the grammar knows it (no error or missing node); with
+    `original`, whether an answer's edit of it adds no syntax error (`braces.reads`)."""
+    return braces.reads(_tree, text, original)
 
 
 def _dirs(path: str) -> set[str]:
@@ -432,13 +433,17 @@ def defines_main(text: str) -> bool:
 
 
 def check_doc(path: str, text: str, qualname: str) -> tuple[str, ...]:
-    """What the function's Doxygen comment misses (empty: it passes): the file parses, and
-    the comment passes `doc_tags.problems` (Doxygen's `\\param` spelling counts)."""
-    if not parses(text):
-        return ("the file does not parse",)
+    """What the function's Doxygen comment misses (empty: it passes): the function and its
+    comment parse (the rest of the file may not, a macro the grammar misreads:
+    `braces.reads_lines`), and the comment passes `doc_tags.problems` (Doxygen's `\\param`
+    spelling counts)."""
+    if not text.strip():
+        return ("the file is empty",)
     function = outline(path, text).find(qualname)
     if function is None:
         return (f"no {qualname}",)
+    if not braces.reads_lines(_tree(text), function.start, function.end):
+        return ("the function and its comment do not parse",)
     if function.doc is None:
         return ("no Doxygen comment",)
     return doc_tags.problems(function, doc_tags.read(function.doc, backslash=True))

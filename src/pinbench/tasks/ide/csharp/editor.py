@@ -21,8 +21,8 @@ class CsharpEditor(BraceEditor):
     def __init__(self) -> None:
         super().__init__(edits.EDITS, "csharp")
 
-    def parses(self, path: str, program: str) -> bool:
-        return source.parses(program)
+    def parses(self, path: str, program: str, original: str = "") -> bool:
+        return source.parses(program, original)
 
     def doc_passes(self, path: str, program: str, qualname: str) -> bool:
         return not source.check_doc(path, program, qualname)

@@ -14,7 +14,7 @@ import tree_sitter_c_sharp
 from tree_sitter import Language, Node, Parser
 
 from pinbench.core.snapshots import Snapshot
-from pinbench.tasks.ide import doc_tags
+from pinbench.tasks.ide import braces, doc_tags
 from pinbench.tasks.ide.braces import region_around
 from pinbench.tasks.ide.csharp import preprocess
 from pinbench.tasks.ide.outline import Function, Outline
@@ -42,9 +42,10 @@ def _tree(text: str) -> Node:
     return _parser().parse(preprocess.active(text).encode("utf-8")).root_node
 
 
-def parses(text: str) -> bool:
-    """Whether the file is C# as the grammar knows it (no error or missing node)."""
-    return bool(text.strip()) and not _tree(text).has_error
+def parses(text: str, original: str = "") -> bool:
+    """Whether the file is C# as the grammar knows it (no error or missing node); with
+    `original`, whether an answer's edit of it adds no syntax error (`braces.reads`)."""
+    return braces.reads(_tree, text, original)
 
 
 def hidden(path: str) -> bool:
@@ -235,14 +236,17 @@ def region(text: str, line: int) -> tuple[int, int] | None:
 
 
 def check_doc(path: str, text: str, qualname: str) -> tuple[str, ...]:
-    """What the method's XML documentation comment misses (empty: it passes): the file
-    parses, the comment is well-formed XML, and it passes `doc_tags.problems` (`<summary>`,
-    `<param name>`, `<returns>`, `<exception cref>`)."""
-    if not parses(text):
-        return ("the file does not parse",)
+    """What the method's XML documentation comment misses (empty: it passes): the
+    method and its comment parse (`braces.reads_lines`), the comment is well-formed XML, and
+    it passes `doc_tags.problems` (`<summary>`, `<param name>`, `<returns>`,
+    `<exception cref>`)."""
+    if not text.strip():
+        return ("the file is empty",)
     function = outline(path, text).find(qualname)
     if function is None:
         return (f"no {qualname}",)
+    if not braces.reads_lines(_tree(text), function.start, function.end):
+        return ("the function and its comment do not parse",)
     if function.doc is None:
         return ("no XML documentation comment",)
     tags = doc_tags.read_xml(function.doc)

@@ -14,7 +14,7 @@ import tree_sitter_java
 from tree_sitter import Language, Node, Parser
 
 from pinbench.core.snapshots import Snapshot
-from pinbench.tasks.ide import doc_tags
+from pinbench.tasks.ide import braces, doc_tags
 from pinbench.tasks.ide.braces import region_around
 from pinbench.tasks.ide.outline import Function, Outline
 
@@ -39,10 +39,10 @@ def _tree(text: str) -> Node:
     return _parser().parse(text.encode("utf-8")).root_node
 
 
-def parses(text: str) -> bool:
-    """Whether the file is Java as the grammar knows it (no error or missing node)."""
-    root = _tree(text)
-    return bool(text.strip()) and not root.has_error
+def parses(text: str, original: str = "") -> bool:
+    """Whether the file is Java as the grammar knows it (no error or missing node); with
+    `original`, whether an answer's edit of it adds no syntax error (`braces.reads`)."""
+    return braces.reads(_tree, text, original)
 
 
 def _hidden(path: str) -> bool:
@@ -275,13 +275,16 @@ def region(text: str, line: int) -> tuple[int, int] | None:
 
 
 def check_doc(path: str, text: str, qualname: str) -> tuple[str, ...]:
-    """What the method's Javadoc misses (empty: it passes): the file parses, and the comment
-    passes `doc_tags.problems` (its throws: the classes it declares or throws)."""
-    if not parses(text):
-        return ("the file does not parse",)
+    """What the method's Javadoc misses (empty: it passes): the method and its comment parse
+    (the rest of the file may not: `braces.reads_lines`), and the comment passes
+    `doc_tags.problems` (its throws: the classes it declares or throws)."""
+    if not text.strip():
+        return ("the file is empty",)
     function = outline(path, text).find(qualname)
     if function is None:
         return (f"no {qualname}",)
+    if not braces.reads_lines(_tree(text), function.start, function.end):
+        return ("the function and its comment do not parse",)
     if function.doc is None:
         return ("no Javadoc comment",)
     return doc_tags.problems(function, doc_tags.read(function.doc))

@@ -20,7 +20,8 @@ class NodeEditor(BraceEditor):
     def __init__(self, language: Language) -> None:
         super().__init__(edits.EDITS, language.value)
 
-    def parses(self, path: str, program: str) -> bool:
+    def parses(self, path: str, program: str, original: str = "") -> bool:
+        # the language's own parsers (Node's, TypeScript's) read every file the project runs
         return bool(program.strip()) and source.parses(path, program)
 
     def doc_passes(self, path: str, program: str, qualname: str) -> bool:
