@@ -642,7 +642,9 @@ def test_a_generated_fixture_reaches_internals_the_library_grants_its_test_proje
             "src/Lib/Friends.cs": "[assembly: System.Runtime.CompilerServices.InternalsVisibleTo"
             '("Lib.Tests")]\n',
             "tests/Lib.Tests/Lib.Tests.csproj": TESTS,
-            "tests/Lib.Tests/NumbersTests.cs": (
+            # in a directory of its own: the generated fixture goes where most test files are,
+            # and a C# project compiles all its directories
+            "tests/Lib.Tests/Numbers/NumbersTests.cs": (
                 "using NUnit.Framework;\nnamespace Lib.Tests {\n  [TestFixture]\n"
                 "  public class NumbersTests {\n"
                 '    public class Box { public string Open = "{"; }\n'
@@ -661,6 +663,10 @@ def test_a_generated_fixture_reaches_internals_the_library_grants_its_test_proje
                 "    public class Box { }\n"
                 "    [Test] public void Fails() { Assert.AreEqual(1, Numbers.Twice(1)); }\n"
                 "  }\n}\n"
+            ),
+            "tests/Lib.Tests/MoreTests.cs": (
+                "using NUnit.Framework;\nnamespace Lib.Tests {\n"
+                "  [TestFixture] public class MoreTests { [Test] public void Runs() { } }\n}\n"
             ),
             # the test project's helpers join a generated fixture (Newtonsoft.Json's tests
             # use their TestFixtureBase and TestObjects); one that does not compile is left out
@@ -687,6 +693,7 @@ def test_a_generated_fixture_reaches_internals_the_library_grants_its_test_proje
     assert case.reference, case
     # the reference is NumbersTests.cs itself: that file is left out, not compiled twice
     assert "class NumbersTests" in case.reference
+    assert case.test_path == "tests/Lib.Tests/" + edits.GENERATED_TEST
     done = _execute(service, Built(build, env, cases), case, f"```csharp\n{case.reference}\n```")
     assert done.status is Status.PASSED, done.message
 

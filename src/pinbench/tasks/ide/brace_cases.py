@@ -212,23 +212,29 @@ def reference_file(
     path: str,
     function: Function,
     test_path: str,
-    accept: Callable[[str], bool] = lambda file: True,
+    accept: Callable[[str], bool] | None = None,
 ) -> str | None:
-    """A test file of the suite, in the generated test's directory, whose tests all passed,
-    one of which calls the function, and that `accept`s: the test case's reference (None
-    when there is none)."""
+    """A test file of the suite whose tests all passed, one of which calls the function, and
+    that `accept`s (by default: in the generated test's directory): the test case's
+    reference (None when there is none)."""
     baseline = context.build.baseline
-    directory = test_path.rsplit("/", 1)[0] + "/" if "/" in test_path else ""
+    if accept is None:
+        accept = beside(test_path)
     passed: dict[str, bool] = {}
     for test_id, outcome in baseline.outcomes.items():
         file = test_id.split("::", 1)[0]
         passed[file] = passed.get(file, True) and outcome == "passed"
     for test_id in baseline.covering(path, function.name, set(function.lines)):
         file = test_id.split("::", 1)[0]
-        in_directory = file.startswith(directory) and "/" not in file[len(directory) :]
-        if passed.get(file) and in_directory and accept(file):
+        if passed.get(file) and accept(file):
             return file
     return None
+
+
+def beside(test_path: str) -> Callable[[str], bool]:
+    """Whether a file is in the same directory as `test_path`."""
+    directory = test_path.rsplit("/", 1)[0] + "/" if "/" in test_path else ""
+    return lambda file: file.startswith(directory) and "/" not in file[len(directory) :]
 
 
 def trivial_passes(

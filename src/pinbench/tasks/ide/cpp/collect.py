@@ -128,8 +128,10 @@ def _reference(context: Context, path: str, function: Function, test_path: str) 
         if t.type == "EXECUTABLE" and len(t.sources) == 1
     }
 
+    near = brace_cases.beside(test_path)  # its includes are relative to its directory
+
     def fits(file: str) -> bool:
-        return file in alone and not source.defines_main(context.snapshot.read(file))
+        return near(file) and file in alone and not source.defines_main(context.snapshot.read(file))
 
     file = brace_cases.reference_file(context, path, function, test_path, fits)
     return context.snapshot.read(file) if file else ""

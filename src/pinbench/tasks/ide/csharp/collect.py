@@ -113,9 +113,23 @@ def _test(context: Context, result: Collection) -> list[Case]:
 
 
 def _reference(context: Context, path: str, function: Function, test_path: str) -> str:
-    """A suite file that calls the method (`brace_cases.reference_file`): compiled alone, it
-    is the answer ('' when none)."""
-    file = brace_cases.reference_file(context, path, function, test_path)
+    """A suite file that calls the method (`brace_cases.reference_file`), of the test project
+    the generated fixture joins (in any of its directories: a C# project compiles them all):
+    it is the answer ('' when none)."""
+    projects = sorted(
+        (p.rsplit("/", 1)[0] + "/" if "/" in p else "")
+        for p in context.snapshot.files
+        if p.endswith(".csproj")
+    )
+
+    def project_of(file: str) -> str | None:
+        holding = [d for d in projects if file.startswith(d)]
+        return max(holding, key=len) if holding else None
+
+    owner = project_of(test_path)
+    file = brace_cases.reference_file(
+        context, path, function, test_path, lambda f: project_of(f) == owner
+    )
     return context.snapshot.read(file) if file else ""
 
 
