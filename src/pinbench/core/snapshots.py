@@ -1,9 +1,11 @@
-"""Content-addressed snapshots of repositories: the text files a repository's tests need,
+"""Content-addressed snapshots of repositories: the files a repository's tests need (its text,
+and the binary files its tests read: images, archives, serialized objects, up to a budget),
 frozen under a digest, so an IDE case names exactly the code it was collected from and the
 sandbox can lay the same tree out for every execution."""
 
 from __future__ import annotations
 
+import base64
 import codecs
 import hashlib
 import io
@@ -39,6 +41,7 @@ _SKIP_DIRS = {
 }
 _MAX_FILE_BYTES = 1 << 20
 _MAX_TOTAL_BYTES = 64 << 20
+_MAX_BINARY_BYTES = 8 << 20  # in all: every execution's job carries them
 
 
 class SnapshotError(Exception):
@@ -49,9 +52,10 @@ class SnapshotError(Exception):
 class Snapshot:
     digest: str
     root: Path
-    files: tuple[str, ...]
+    files: tuple[str, ...]  # the text files
     pythonpath: tuple[str, ...]  # directories (relative) that go first on sys.path
-    skipped: tuple[str, ...]  # binary or oversized files left out
+    skipped: tuple[str, ...]  # oversized files left out (and binary ones over the budget)
+    binary: tuple[str, ...] = ()  # binary files kept: laid out, never read as text
 
     def read(self, path: str) -> str:
         return text_of((self.root / path).read_bytes())
@@ -71,13 +75,13 @@ def take(source: Path) -> Snapshot:
         return take(_unpack(source))
     if not source.is_dir():
         raise SnapshotError(f"{source}: no such repository directory or archive")
-    files, skipped = _collect(source)
-    digest = _digest(files, skipped)
+    files, binary, skipped = _collect(source)
+    digest = _digest(files, skipped, binary)
     final = snapshots_dir() / digest
     if not (final / MANIFEST).exists():
         scratch = snapshots_dir() / f".tmp-{digest}-{os.getpid()}"
         shutil.rmtree(scratch, ignore_errors=True)
-        for rel, data in files.items():
+        for rel, data in {**files, **binary}.items():
             target = scratch / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
@@ -87,6 +91,7 @@ def take(source: Path) -> Snapshot:
             "files": sorted(files),
             "pythonpath": _pythonpath(files),
             "skipped": skipped,
+            "binary": sorted(binary),
         }
         (scratch / MANIFEST).write_text(json.dumps(manifest, indent=1))
         shutil.rmtree(final, ignore_errors=True)
@@ -107,6 +112,7 @@ def load(digest: str) -> Snapshot:
         files=tuple(manifest["files"]),
         pythonpath=tuple(manifest["pythonpath"]),
         skipped=tuple(manifest["skipped"]),
+        binary=tuple(manifest.get("binary", ())),
     )
 
 
@@ -115,6 +121,24 @@ def tree(digest: str) -> dict[str, str]:
     """Every file of a snapshot as text, for the sandbox to lay out (cached: read once)."""
     snap = load(digest)
     return {rel: snap.read(rel) for rel in snap.files}
+
+
+def left_out_note(snap: Snapshot) -> list[str]:
+    """A build's note on the files a snapshot left out (none: no note)."""
+    if not snap.skipped:
+        return []
+    shown = ", ".join(snap.skipped[:5]) + (" ..." if len(snap.skipped) > 5 else "")
+    return [
+        f"left out {len(snap.skipped)} files over 1 MB (or binary files past the "
+        f"{_MAX_BINARY_BYTES >> 20} MB all binary ones may hold): {shown}"
+    ]
+
+
+@lru_cache(maxsize=8)
+def binary_tree(digest: str) -> dict[str, str]:
+    """A snapshot's binary files, base64-encoded, for the sandbox to lay out beside `tree`."""
+    snap = load(digest)
+    return {rel: base64.b64encode((snap.root / rel).read_bytes()).decode() for rel in snap.binary}
 
 
 def export(digest: str, archive: Path) -> None:
@@ -127,7 +151,7 @@ def archive_bytes(digest: str) -> bytes:
     snap = load(digest)
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
-        for rel in snap.files:
+        for rel in (*snap.files, *snap.binary):
             tar.add(snap.root / rel, arcname=rel)
     return buffer.getvalue()
 
@@ -178,10 +202,13 @@ def _single_top(directory: Path) -> Path:
     return entries[0] if len(entries) == 1 and entries[0].is_dir() else directory
 
 
-def _collect(source: Path) -> tuple[dict[str, bytes], list[str]]:
+def _collect(source: Path) -> tuple[dict[str, bytes], dict[str, bytes], list[str]]:
+    """(text files, binary files, files left out): a file over 1 MB is left out, and a
+    binary file once the binary ones reach their budget."""
     files: dict[str, bytes] = {}
+    binary: dict[str, bytes] = {}
     skipped: list[str] = []
-    total = 0
+    total = binary_total = 0
     for dirpath, dirnames, filenames in os.walk(source):
         here = Path(dirpath)
         dirnames[:] = sorted(
@@ -197,8 +224,15 @@ def _collect(source: Path) -> tuple[dict[str, bytes], list[str]]:
             if path.is_symlink() or not path.is_file() or name.endswith((".pyc", ".pyo")):
                 continue
             data = path.read_bytes()
-            if len(data) > _MAX_FILE_BYTES or not _is_text(data):
+            if len(data) > _MAX_FILE_BYTES:
                 skipped.append(rel)
+                continue
+            if not _is_text(data):
+                binary_total += len(data)
+                if binary_total > _MAX_BINARY_BYTES:
+                    skipped.append(rel)
+                else:
+                    binary[rel] = data
                 continue
             total += len(data)
             if total > _MAX_TOTAL_BYTES:
@@ -206,7 +240,7 @@ def _collect(source: Path) -> tuple[dict[str, bytes], list[str]]:
             files[rel] = data
     if not files:
         raise SnapshotError(f"{source}: no text files")
-    return files, skipped
+    return files, binary, skipped
 
 
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
@@ -248,11 +282,13 @@ def text_of(data: bytes) -> str:
         return data.decode("cp1252", errors="pinbench-latin1")
 
 
-def _digest(files: dict[str, bytes], skipped: list[str]) -> str:
+def _digest(files: dict[str, bytes], skipped: list[str], binary: dict[str, bytes]) -> str:
     """Over every kept file, and the names of those left out (tests may miss them)."""
     digest = hashlib.sha256()
     for rel in sorted(files):
         digest.update(rel.encode() + b"\0" + hashlib.sha256(files[rel]).digest())
+    for rel in sorted(binary):
+        digest.update(b"binary\0" + rel.encode() + b"\0" + hashlib.sha256(binary[rel]).digest())
     for rel in sorted(skipped):
         digest.update(b"skipped\0" + rel.encode())
     return digest.hexdigest()[:20]

@@ -277,18 +277,22 @@ def _drop_privileges(uid, gid):
         raise SetupError("could not drop privileges to uid %d" % uid)
 
 
-def _lay_out_files(files, read_only_mount):
+def _lay_out_files(files, read_only_mount, binary=None):
     """Program and tests go to their own directory, read-only, so the program can neither
     change nor delete its tests; it works in a separate writable directory. Read-only by
     ownership when the program will run as another uid (root's files, 0444, in root's 0755
     directory, inside the sticky scratch), else by a read-only bind mount where we have a
-    mount namespace."""
+    mount namespace. `binary`: a repository's binary files, base64-encoded."""
+    import base64
+
     # os-level calls: in a warm child every Python object touched is a page copied.
     for directory, mode in ((WORKDIR, 0o1777), (CODEDIR, 0o755)):
         _mkdir(directory)
         os.chmod(directory, mode)
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
-    for name, text in files.items():
+    contents = [(name, text.encode("utf-8")) for name, text in files.items()]
+    contents += [(name, base64.b64decode(data)) for name, data in (binary or {}).items()]
+    for name, data in contents:
         path = CODEDIR + "/" + name
         if "/" in name:  # a repository's tree
             parent = os.path.dirname(path)
@@ -296,7 +300,7 @@ def _lay_out_files(files, read_only_mount):
                 os.makedirs(parent, 0o755)
         fd = os.open(path, flags, 0o444)
         try:
-            view = memoryview(text.encode("utf-8"))
+            view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]
             os.fchmod(fd, 0o444)  # whatever the umask
@@ -2039,7 +2043,11 @@ def run_job(job, in_server):
             job["files"][_script_name(job)] = _script_source(job)
         if trusted and job["mode"] != "jest":
             job["files"]["program.py"] = job["program"]
-        _lay_out_files(job["files"], bool(iso.get("mount")) and iso.get("uid") is None)
+        _lay_out_files(
+            job["files"],
+            bool(iso.get("mount")) and iso.get("uid") is None,
+            job.get("binary_files"),
+        )
         _set_limits(job.get("limits", {}))
         if trusted and job["mode"] == "jest":
             return _run_trusted_node(job, record, proof_fd, secret_fd, in_server, started)

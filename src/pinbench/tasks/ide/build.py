@@ -80,9 +80,7 @@ def build_repo(
     own = canonicalize_name(name or source.name)
     declared = [r for r in declared if canonicalize_name(Requirement(r).name) != own]
     python_version = _choose_python(python)
-    if snap.skipped:
-        shown = ", ".join(snap.skipped[:5]) + (" ..." if len(snap.skipped) > 5 else "")
-        notes.append(f"left out {len(snap.skipped)} binary or oversized files: {shown}")
+    notes += snapshots.left_out_note(snap)
     pins = resolve_pins(declared, python_version)
     spec = EnvSpec(version=python_version, pins=tuple(pins), extras=("pytest",))
     try:

@@ -12,7 +12,7 @@ import re
 
 import pinbench.envs as envs
 from pinbench.core.env import EnvError, Environment, EnvSpec
-from pinbench.core.snapshots import Snapshot
+from pinbench.core.snapshots import Snapshot, left_out_note
 from pinbench.core.tests import TestKind, TestSpec
 from pinbench.envs.cpp.builder import toolchain
 from pinbench.execution.local import ExecutionService
@@ -83,9 +83,7 @@ def build(snap: Snapshot, service: ExecutionService, name: str) -> tuple[RepoBui
         notes.append(f"FetchContent {', '.join(unserved)}: needs the network; not served")
     language = tidy.standard(snap, c=False).removeprefix("-std=")
     spec = EnvSpec(toolchain="cpp", version=chain.major, pins=())
-    if snap.skipped:
-        shown = ", ".join(snap.skipped[:5]) + (" ..." if len(snap.skipped) > 5 else "")
-        notes.append(f"left out {len(snap.skipped)} binary or oversized files: {shown}")
+    notes += left_out_note(snap)
     try:
         env = envs.ensure(spec)
     except EnvError as exc:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pinbench.envs as envs
 from pinbench.core.env import EnvError, Environment, EnvSpec
-from pinbench.core.snapshots import Snapshot
+from pinbench.core.snapshots import Snapshot, left_out_note
 from pinbench.core.tests import TestKind, TestSpec
 from pinbench.envs.csharp.builder import toolchain
 from pinbench.execution.local import ExecutionService
@@ -55,9 +55,7 @@ def build(snap: Snapshot, service: ExecutionService, name: str) -> tuple[RepoBui
     except EnvError as exc:
         raise RepoRejected(f"environment cannot be built: {exc}") from exc
     spec = EnvSpec(toolchain="csharp", version=chain.mono_version.split(".")[0], pins=())
-    if snap.skipped:
-        shown = ", ".join(snap.skipped[:5]) + (" ..." if len(snap.skipped) > 5 else "")
-        notes.append(f"left out {len(snap.skipped)} binary or oversized files: {shown}")
+    notes += left_out_note(snap)
     try:
         env = envs.ensure(spec)
     except EnvError as exc:

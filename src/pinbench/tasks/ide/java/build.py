@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pinbench.envs as envs
 from pinbench.core.env import EnvError, Environment, EnvSpec
-from pinbench.core.snapshots import Snapshot
+from pinbench.core.snapshots import Snapshot, left_out_note
 from pinbench.core.tests import TestKind, TestSpec
 from pinbench.envs.java import debian, maven
 from pinbench.envs.java.builder import PROVIDED, jdk, repositories
@@ -71,9 +71,7 @@ def build(snap: Snapshot, service: ExecutionService, name: str) -> tuple[RepoBui
     if not tests:
         raise RepoRejected("it has no test sources (src/test/java, test/)")
     spec = EnvSpec(toolchain="java", version=str(release), pins=pins, extras=extras)
-    if snap.skipped:
-        shown = ", ".join(snap.skipped[:5]) + (" ..." if len(snap.skipped) > 5 else "")
-        notes.append(f"left out {len(snap.skipped)} binary or oversized files: {shown}")
+    notes += left_out_note(snap)
     try:
         env = envs.ensure(spec)
     except EnvError as exc:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pinbench.envs as envs
 from pinbench.core.env import EnvError, Environment, EnvSpec
-from pinbench.core.snapshots import Snapshot
+from pinbench.core.snapshots import Snapshot, left_out_note
 from pinbench.core.tests import TestKind, TestSpec
 from pinbench.envs.node import releases
 from pinbench.envs.node.builder import resolve_ranges
@@ -81,9 +81,7 @@ def build(snap: Snapshot, service: ExecutionService, name: str) -> tuple[RepoBui
         pins=tuple(f"{n}@{v}" for n, v in sorted(resolved.items())),
         extras=harness_packages(node, typescript),
     )
-    if snap.skipped:
-        shown = ", ".join(snap.skipped[:5]) + (" ..." if len(snap.skipped) > 5 else "")
-        notes.append(f"left out {len(snap.skipped)} binary or oversized files: {shown}")
+    notes += left_out_note(snap)
     try:
         env = envs.ensure(spec)
     except EnvError as exc:
