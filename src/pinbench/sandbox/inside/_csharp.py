@@ -112,8 +112,8 @@ def read_projects(files, read, fromstring):
                 if d.strip() and "$" not in d
             ],
             unsafe=_property(root, "AllowUnsafeBlocks").lower() == "true",
-            unsigned=_property(root, "SignAssembly").lower() == "true"
-            and _key_missing(folder, _property(root, "AssemblyOriginatorKeyFile"), files),
+            # pinbench builds every assembly unsigned: a signed one's friends lose their keys
+            unsigned=_property(root, "SignAssembly").lower() == "true",
             test=any(n.startswith("nunit") for n in named),
             sdk=sdk,
             framework=_framework(root),
@@ -184,16 +184,6 @@ def choose_variants(projects):
     return kept
 
 
-def _key_missing(folder, key, files):
-    """A signing key the snapshot does not have (a key file is binary: left out)."""
-    if not key:
-        return True
-    return (
-        os.path.normpath(os.path.join(folder, key.replace("\\", "/"))).replace(os.sep, "/")
-        not in files
-    )
-
-
 _FRIEND_KEY = re.compile(
     r"(InternalsVisibleTo\s*\(\s*@?\"[^\",]+)\s*,\s*PublicKey(?:Token)?\s*=\s*[0-9a-fA-F]+"
 )
@@ -201,8 +191,8 @@ _FRIEND_KEY = re.compile(
 
 def unsigned_copy(text):
     """A source without the public keys its friend-assembly declarations name: the
-    assemblies are built unsigned (their key is not in the snapshot), so a friend is named by
-    its name alone, as an unsigned build of the project would need."""
+    assemblies are built unsigned (mcs is never given a key), so a friend is named by its name
+    alone, as an unsigned build of the project would need."""
     return _FRIEND_KEY.sub(r"\1", text)
 
 
