@@ -81,34 +81,30 @@ def _holds(condition: str, defined: set[str]) -> bool:
         tokens.append(found.group(1))
         position = found.end()
     try:
-        value, at = _or(tokens, 0, defined)
+        value, at = _binary(tokens, 0, defined)
     except _Unreadable:
         return True
     return value if at == len(tokens) else True
 
 
-def _or(tokens: list[str], at: int, defined: set[str]) -> tuple[bool, int]:
-    value, at = _and(tokens, at, defined)
-    while at < len(tokens) and tokens[at] == "||":
-        right, at = _and(tokens, at + 1, defined)
-        value = value or right
-    return value, at
+# from the loosest binding to the tightest
+_LEVELS = (("||",), ("&&",), ("==", "!="))
+_APPLY = {
+    "||": lambda a, b: a or b,
+    "&&": lambda a, b: a and b,
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+}
 
 
-def _and(tokens: list[str], at: int, defined: set[str]) -> tuple[bool, int]:
-    value, at = _equality(tokens, at, defined)
-    while at < len(tokens) and tokens[at] == "&&":
-        right, at = _equality(tokens, at + 1, defined)
-        value = value and right
-    return value, at
-
-
-def _equality(tokens: list[str], at: int, defined: set[str]) -> tuple[bool, int]:
-    value, at = _unary(tokens, at, defined)
-    while at < len(tokens) and tokens[at] in ("==", "!="):
+def _binary(tokens: list[str], at: int, defined: set[str], level: int = 0) -> tuple[bool, int]:
+    if level == len(_LEVELS):
+        return _unary(tokens, at, defined)
+    value, at = _binary(tokens, at, defined, level + 1)
+    while at < len(tokens) and tokens[at] in _LEVELS[level]:
         operator = tokens[at]
-        right, at = _unary(tokens, at + 1, defined)
-        value = (value == right) if operator == "==" else (value != right)
+        right, at = _binary(tokens, at + 1, defined, level + 1)
+        value = _APPLY[operator](value, right)
     return value, at
 
 
@@ -120,7 +116,7 @@ def _unary(tokens: list[str], at: int, defined: set[str]) -> tuple[bool, int]:
         value, at = _unary(tokens, at + 1, defined)
         return not value, at
     if token == "(":
-        value, at = _or(tokens, at + 1, defined)
+        value, at = _binary(tokens, at + 1, defined)
         if at >= len(tokens) or tokens[at] != ")":
             raise _Unreadable
         return value, at + 1
