@@ -53,7 +53,13 @@ _NOT_CODE_DIRS = _VENDORED | {
 }
 _TEST_NAME = re.compile(r"(^test_|_test\.|_tests\.|_unittest\.|[a-z0-9]Tests?\.)")
 _CLASS_MACRO = re.compile(r"\b(?:class|struct)\s+([A-Z][A-Z0-9_]{2,})\s+(?=[A-Za-z_])")
-_EXPORT_MACRO = re.compile(r"\b[A-Z][A-Z0-9_]*_(?:API|EXPORT|EXPORTS|DLL|PUBLIC|EXTERN)\b")
+_EXPORT_MACRO = re.compile(
+    r"\b[A-Z][A-Z0-9_]*_(?:API|EXPORT|EXPORTS|DLL|PUBLIC|EXTERN|CONSTEXPR|CONSTEXPR20|INLINE|"
+    r"FORCE_INLINE|ALWAYS_INLINE|NOINLINE|NODISCARD|NORETURN|NOEXCEPT|DEPRECATED)\b"
+)
+# a line that is one upper-case macro name alone (fmt's FMT_BEGIN_NAMESPACE, Qt's Q_OBJECT):
+# it expands to braces, specifiers or nothing the grammar can read
+_LONE_MACRO = re.compile(r"^[ \t]*[A-Z][A-Z0-9]*_[A-Z0-9_]+[ \t]*$")
 _SCOPES = ("namespace_definition", "linkage_specification")
 _CLASSES = ("class_specifier", "struct_specifier", "union_specifier")
 _CONDITIONALS = ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef")
@@ -72,9 +78,10 @@ _CPLUSPLUS_GUARD = re.compile(
 
 
 def blank_macros(text: str) -> str:
-    """The text with export macros and C headers' `extern "C" {` guards (`#ifdef
-    __cplusplus` ... `#endif`, whose braces the grammar cannot pair) replaced by spaces
-    (offsets and lines kept)."""
+    """The text with export and attribute-like macros (`LIB_API`, `FMT_CONSTEXPR`), lines
+    that are one macro alone (`FMT_BEGIN_NAMESPACE`) and C headers' `extern "C" {` guards
+    (`#ifdef __cplusplus` ... `#endif`, whose braces the grammar cannot pair) replaced by
+    spaces (offsets and lines kept); preprocessor directives stay as written."""
     text = _CPLUSPLUS_GUARD.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
     def blank(match: re.Match[str]) -> str:
@@ -83,7 +90,14 @@ def blank_macros(text: str) -> str:
     text = _CLASS_MACRO.sub(
         lambda m: m.group(0).replace(m.group(1), " " * len(m.group(1)), 1), text
     )
-    return _EXPORT_MACRO.sub(blank, text)
+    lines = text.split("\n")
+    directive = False  # within a directive (its lines joined by backslashes): left as written
+    for index, line in enumerate(lines):
+        if not directive and not line.lstrip().startswith("#"):
+            lines[index] = _EXPORT_MACRO.sub(blank, _LONE_MACRO.sub(blank, line))
+            continue
+        directive = line.endswith("\\")
+    return "\n".join(lines)
 
 
 def _tree(text: str) -> Node:
