@@ -246,6 +246,19 @@ def test_conditional_compilation_is_applied_before_a_file_is_read() -> None:
     assert preprocess.active("#if __import__('os')\nkept\n#endif\n").split() == ["kept"]
 
 
+def test_the_top_level_types_of_a_fixture_file_are_found_past_comments_and_strings() -> None:
+    text = (
+        "namespace A.B {\n  /* a comment\n     with a brace { */\n"
+        "  public partial class X {\n    class Nested { }\n"
+        '    string s = "}"; char c = \'{\'; string v = @"\n}}""{";\n  }\n'
+        "  // class NotOne {\n  internal enum E { a }\n}\n"
+        "namespace C { static class Y { } }\n"
+    )
+    assert runner.declared_types(text) == {("A.B", "X"), ("A.B", "E"), ("C", "Y")}
+    assert runner.declared_types(text, whole=True) == {("A.B", "E"), ("C", "Y")}  # X: partial
+    assert runner.declared_types("namespace D;\nrecord R(int A);\n") == {("D", "R")}
+
+
 def test_projects_are_read_from_sdk_and_old_style_csproj() -> None:
     from xml.etree import ElementTree
 

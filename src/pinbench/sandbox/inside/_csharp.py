@@ -26,10 +26,11 @@ _DECLARATION = re.compile(
     r"abstract|partial|unsafe|new|readonly|ref)\s+)*)\b(?:class|struct|interface|enum|record)"
     r"\s+(\w+)"
 )
+# comments, strings (verbatim ones span lines) and characters: their braces are no blocks
 _LITERAL = re.compile(
-    r'//[^\n]*|/\*.*?(?:\*/|$)|\$?@\$?"(?:[^"]|"")*(?:"|$)|\$?"(?:[^"\\\n]|\\.)*(?:"|$)'
-    r"|'(?:[^'\\\n]|\\.)*(?:'|$)",
-    re.S | re.M,
+    r'//[^\n]*|/\*.*?(?:\*/|\Z)|\$?@\$?"(?:[^"]|"")*(?:"|\Z)|\$?"(?:[^"\\\n]|\\.)*"?'
+    r"|'(?:[^'\\\n]|\\.)*'?",
+    re.S,
 )
 
 
