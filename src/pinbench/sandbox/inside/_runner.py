@@ -284,15 +284,16 @@ def _lay_out_files(files, read_only_mount, binary=None):
     directory, inside the sticky scratch), else by a read-only bind mount where we have a
     mount namespace. `binary`: a repository's binary files, base64-encoded."""
     import base64
+    import itertools
 
     # os-level calls: in a warm child every Python object touched is a page copied.
     for directory, mode in ((WORKDIR, 0o1777), (CODEDIR, 0o755)):
         _mkdir(directory)
         os.chmod(directory, mode)
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
-    contents = [(name, text.encode("utf-8")) for name, text in files.items()]
-    contents += [(name, base64.b64decode(data)) for name, data in (binary or {}).items()]
-    for name, data in contents:
+    texts = ((name, text.encode("utf-8")) for name, text in files.items())
+    binaries = ((name, base64.b64decode(data)) for name, data in (binary or {}).items())
+    for name, data in itertools.chain(texts, binaries):  # one file's bytes at a time
         path = CODEDIR + "/" + name
         if "/" in name:  # a repository's tree
             parent = os.path.dirname(path)

@@ -221,6 +221,28 @@ def _error_lines(root: Node, text: str) -> Counter[str]:
     )
 
 
+def read_comment(
+    path: str,
+    text: str,
+    qualname: str,
+    outline: Callable[[str, str], Outline],
+    tree: Callable[[str], Node],
+    doc_name: str,
+) -> Function | str:
+    """The function `qualname` of the file, read whole with its comment, for a doc check;
+    else why it cannot be checked."""
+    if not text.strip():
+        return "the file is empty"
+    function = outline(path, text).find(qualname)
+    if function is None:
+        return f"no {qualname}"
+    if not reads_lines(tree(text), function.start, function.end):
+        return "the function and its comment do not parse"
+    if function.doc is None:
+        return f"no {doc_name}"
+    return function
+
+
 def reads_lines(root: Node, first: int, last: int) -> bool:
     """Whether no syntax error of the tree touches lines `first`..`last` (1-based): a
     function the grammar read whole, in a file it may not read whole."""

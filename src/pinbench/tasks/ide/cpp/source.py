@@ -451,13 +451,7 @@ def check_doc(path: str, text: str, qualname: str) -> tuple[str, ...]:
     comment parse (the rest of the file may not, a macro the grammar misreads:
     `braces.reads_lines`), and the comment passes `doc_tags.problems` (Doxygen's `\\param`
     spelling counts)."""
-    if not text.strip():
-        return ("the file is empty",)
-    function = outline(path, text).find(qualname)
-    if function is None:
-        return (f"no {qualname}",)
-    if not braces.reads_lines(_tree(text), function.start, function.end):
-        return ("the function and its comment do not parse",)
-    if function.doc is None:
-        return ("no Doxygen comment",)
-    return doc_tags.problems(function, doc_tags.read(function.doc, backslash=True))
+    function = braces.read_comment(path, text, qualname, outline, _tree, "Doxygen comment")
+    if isinstance(function, str):
+        return (function,)
+    return doc_tags.problems(function, doc_tags.read(function.doc or "", backslash=True))

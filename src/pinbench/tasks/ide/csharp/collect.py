@@ -5,7 +5,7 @@ generated NUnit fixture compiled alone beside the suite's test files."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from pinbench.core.tests import Focal, TestKind
 from pinbench.tasks.ide import brace_cases
@@ -94,8 +94,9 @@ def _test(context: Context, result: Collection) -> list[Case]:
     if not _runs(context, test_path, candidates[0][0]):
         result.drop("test: a trivial NUnit fixture compiled with the libraries does not pass")
         return []
+    beside = _same_project(context, test_path)
     items = [
-        (path, (path, function, _reference(context, path, function, test_path)))
+        (path, (path, function, _reference(context, path, function, test_path, beside)))
         for path, function in candidates
     ]
     cases: list[Case] = []
@@ -112,10 +113,9 @@ def _test(context: Context, result: Collection) -> list[Case]:
     return cases
 
 
-def _reference(context: Context, path: str, function: Function, test_path: str) -> str:
-    """A suite file that calls the method (`brace_cases.reference_file`), of the test project
-    the generated fixture joins (in any of its directories: a C# project compiles them all):
-    it is the answer ('' when none)."""
+def _same_project(context: Context, test_path: str) -> Callable[[str], bool]:
+    """Whether a file belongs to the test project a generated fixture at `test_path` joins:
+    the nearest directory above both holding a `.csproj`."""
     projects = sorted(
         (p.rsplit("/", 1)[0] + "/" if "/" in p else "")
         for p in context.snapshot.files
@@ -127,9 +127,16 @@ def _reference(context: Context, path: str, function: Function, test_path: str) 
         return max(holding, key=len) if holding else None
 
     owner = project_of(test_path)
-    file = brace_cases.reference_file(
-        context, path, function, test_path, lambda f: project_of(f) == owner
-    )
+    return lambda file: project_of(file) == owner
+
+
+def _reference(
+    context: Context, path: str, function: Function, test_path: str, beside: Callable[[str], bool]
+) -> str:
+    """A suite file that calls the method (`brace_cases.reference_file`), of the test project
+    the generated fixture joins (`beside`; in any of its directories: a C# project compiles
+    them all): it is the answer ('' when none)."""
+    file = brace_cases.reference_file(context, path, function, test_path, beside)
     return context.snapshot.read(file) if file else ""
 
 

@@ -240,16 +240,12 @@ def check_doc(path: str, text: str, qualname: str) -> tuple[str, ...]:
     method and its comment parse (`braces.reads_lines`), the comment is well-formed XML, and
     it passes `doc_tags.problems` (`<summary>`, `<param name>`, `<returns>`,
     `<exception cref>`)."""
-    if not text.strip():
-        return ("the file is empty",)
-    function = outline(path, text).find(qualname)
-    if function is None:
-        return (f"no {qualname}",)
-    if not braces.reads_lines(_tree(text), function.start, function.end):
-        return ("the function and its comment do not parse",)
-    if function.doc is None:
-        return ("no XML documentation comment",)
-    tags = doc_tags.read_xml(function.doc)
+    function = braces.read_comment(
+        path, text, qualname, outline, _tree, "XML documentation comment"
+    )
+    if isinstance(function, str):
+        return (function,)
+    tags = doc_tags.read_xml(function.doc or "")
     if tags is None:
         return ("the XML documentation comment is not well-formed XML",)
     return doc_tags.problems(function, tags)

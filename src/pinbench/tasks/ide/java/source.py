@@ -278,13 +278,7 @@ def check_doc(path: str, text: str, qualname: str) -> tuple[str, ...]:
     """What the method's Javadoc misses (empty: it passes): the method and its comment parse
     (the rest of the file may not: `braces.reads_lines`), and the comment passes
     `doc_tags.problems` (its throws: the classes it declares or throws)."""
-    if not text.strip():
-        return ("the file is empty",)
-    function = outline(path, text).find(qualname)
-    if function is None:
-        return (f"no {qualname}",)
-    if not braces.reads_lines(_tree(text), function.start, function.end):
-        return ("the function and its comment do not parse",)
-    if function.doc is None:
-        return ("no Javadoc comment",)
-    return doc_tags.problems(function, doc_tags.read(function.doc))
+    function = braces.read_comment(path, text, qualname, outline, _tree, "Javadoc comment")
+    if isinstance(function, str):
+        return (function,)
+    return doc_tags.problems(function, doc_tags.read(function.doc or ""))
