@@ -710,6 +710,14 @@ def test_a_generated_fixture_reaches_internals_the_library_grants_its_test_proje
     assert case.test_path == "tests/Lib.Tests/" + edits.GENERATED_TEST
     done = _execute(service, Built(build, env, cases), case, f"```csharp\n{case.reference}\n```")
     assert done.status is Status.PASSED, done.message
+    # an answer that subclasses the suite's fixture writes no test of its own: the inherited
+    # ones are not the answer's, and it fails (no test collected)
+    sneaky = (
+        "using NUnit.Framework;\nnamespace Lib.Tests {\n"
+        "  [TestFixture] public class Sneaky\n    : Lib.Tests.NumbersTests { }\n}\n"
+    )
+    done = _execute(service, Built(build, env, cases), case, f"```csharp\n{sneaky}\n```")
+    assert done.status is not Status.PASSED, done.message
 
 
 def test_an_answer_that_calls_an_obsolete_method_passes_with_its_deprecation(
