@@ -5,7 +5,10 @@ ways (`npx jest` per sample, a fresh `node` per sample), side by side in one run
 Usage: uv run python bench/node.py [--runs 5] [--executions 40]
 "warm store": the environment removed and rebuilt; npm's cache and the package store are warm.
 "pinbench": `execute` with full isolation (own uid, namespaces, seccomp, limits) per sample,
-trusted (the test in a grader process, the program in its own) and in-process (one process).
+trusted (the test in a grader process, the program in its own) and in-process (one process);
+cold (a fresh sandbox per sample) and warm (the warm servers `run` and `validate` use: with the
+Node zygotes, which fork both processes, and without them, PINBENCH_NODE_ZYGOTE=0), warm rates
+alternating rounds on the same servers, one sample at a time and two at once.
 "npx jest": `npx jest` on a directory with the program and its test, per sample (no sandbox).
 "fresh node": the harness's runner in a fresh `node`, per sample (no sandbox).
 """
@@ -19,6 +22,7 @@ import statistics
 import subprocess
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from pinbench.core.env import EnvSpec
@@ -26,8 +30,11 @@ from pinbench.core.outcome import Limits, Status
 from pinbench.core.tests import TestKind, TestSpec
 from pinbench.envs.node.builder import NodeEnvironment, build, resolve
 from pinbench.envs.node.syntax import TYPESCRIPT
+from pinbench.sandbox import zygote
 from pinbench.sandbox.execute import execute
 from pinbench.sandbox.jobs import INSIDE
+from pinbench.sandbox.probe import detect
+from pinbench.sandbox.warm import WarmPools
 
 PACKAGES = ("lodash@4.17.21", "dayjs@1.11.10", "semver@7.5.4")
 HARNESS = ("expect@26.6.2",)
@@ -66,13 +73,47 @@ def envs(runs: int) -> NodeEnvironment:
     return env
 
 
-def pinbench_rate(env: NodeEnvironment, n: int, in_process: bool) -> float:
+def pinbench_rate(
+    env: NodeEnvironment, n: int, in_process: bool, warm: WarmPools | None = None, at_once: int = 1
+) -> float:
     spec = TestSpec(kind=TestKind.JEST, code=TEST, module="solution", in_process=in_process)
-    started = time.perf_counter()
-    for _ in range(n):
-        result = execute(env.interpreter, PROGRAM, spec, Limits(wall_seconds=30))
+
+    def one(_: int) -> None:
+        result = execute(env.interpreter, PROGRAM, spec, Limits(wall_seconds=30), warm=warm)
         assert result.status is Status.PASSED, result
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=at_once) as pool:
+        list(pool.map(one, range(n)))
     return n / (time.perf_counter() - started)
+
+
+def warm_rates(env: NodeEnvironment, n: int, rounds: int) -> dict[str, list[float]]:
+    """Trusted, warm: with the zygotes and without, alternating rounds on the same servers."""
+    pools = {}
+    for name, flag in (("fresh processes", "0"), ("zygotes", "1")):
+        os.environ["PINBENCH_NODE_ZYGOTE"] = flag  # read as each pool's servers start
+        zygote.zygote_dir.cache_clear()
+        pools[name] = WarmPools(detect(), per_env=2)
+        pinbench_rate(env, 4, in_process=False, warm=pools[name], at_once=2)  # start both
+    os.environ.pop("PINBENCH_NODE_ZYGOTE")
+    rates: dict[str, list[float]] = {}
+    for _ in range(rounds):
+        for name, warm in pools.items():
+            for at_once in (1, 2):
+                rate = pinbench_rate(env, n, False, warm=warm, at_once=at_once)
+                rates.setdefault(f"{name}, {at_once} at once", []).append(rate)
+    for warm in pools.values():
+        warm.close()
+    return rates
+
+
+def fresh_node_parallel(env: NodeEnvironment, n: int) -> float:
+    """Two fresh `node` processes at a time: the usual way on both cores."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        started = time.perf_counter()
+        list(pool.map(lambda _: fresh_node_rate(env, n // 2), range(2)))
+        return n / (time.perf_counter() - started)
 
 
 TS_PROGRAM = (
@@ -133,15 +174,28 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--executions", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=3, help="alternating warm rounds")
     args = parser.parse_args()
     env = envs(args.runs)
     n = args.executions
+    warm = warm_rates(env, n, args.rounds)
     ours = pinbench_rate(env, n, in_process=False)
     one = pinbench_rate(env, n, in_process=True)
     fresh = fresh_node_rate(env, n)
+    fresh2 = fresh_node_parallel(env, n)
     jest = npx_jest_rate(max(5, n // 8))
     typescript = typescript_rate(max(5, n // 4))
-    print(f"pinbench (full isolation): {ours:6.2f} executions/s (trusted: grader + program)")
+    for name, rates in warm.items():
+        shown = " / ".join(f"{rate:.1f}" for rate in rates)
+        print(f"pinbench warm, {name}: {shown} per s (median {statistics.median(rates):.1f})")
+    best = statistics.median(warm["zygotes, 1 at once"])
+    both = statistics.median(warm["zygotes, 2 at once"])
+    print(f"fresh node, 2 at once     : {fresh2:6.2f} executions/s (no sandbox)")
+    print(
+        f"warm zygotes: {best / jest:.1f}x npx jest, {best / fresh:.2f}x fresh node (one at a"
+        f" time); {both / fresh2:.2f}x fresh node two at once"
+    )
+    print(f"pinbench cold (full isolation): {ours:6.2f} executions/s (trusted: grader + program)")
     print(f"pinbench, TypeScript     : {typescript:6.2f} executions/s (trusted, type-checked)")
     print(f"pinbench, one process    : {one:6.2f} executions/s (in-process grading)")
     print(f"fresh node per sample     : {fresh:6.2f} executions/s (no sandbox)")

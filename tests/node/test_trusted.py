@@ -4,6 +4,8 @@ objects works through it; what a hostile program tries does not make a wrong ans
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from pinbench.core.outcome import Execution, Limits, Status
@@ -11,6 +13,8 @@ from pinbench.core.tests import TestKind, TestSpec
 from pinbench.envs.node.builder import NodeEnvironment
 from pinbench.sandbox.execute import execute
 from pinbench.sandbox.grade import MODE_VARIABLE, TRUSTED
+from pinbench.sandbox.probe import detect
+from pinbench.sandbox.warm import WarmPools
 
 
 @pytest.fixture(autouse=True)
@@ -18,9 +22,36 @@ def trusted(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(MODE_VARIABLE, TRUSTED)
 
 
-def run(env: NodeEnvironment, program: str, test: str) -> Execution:
+@pytest.fixture(scope="module")
+def pools() -> Iterator[WarmPools]:
+    warm = WarmPools(detect(), per_env=1)
+    yield warm
+    warm.close()
+
+
+# Every test runs cold (fresh processes) and warm (with full isolation: forked by the warm
+# server's Node zygotes, sandbox/zygote.py).
+@pytest.fixture(params=["cold", "warm"])
+def path(request: pytest.FixtureRequest, pools: WarmPools) -> WarmPools | None:
+    return pools if request.param == "warm" else None
+
+
+_PATH: list[WarmPools | None] = [None]
+
+
+@pytest.fixture(autouse=True)
+def _on_path(path: WarmPools | None) -> Iterator[None]:
+    _PATH[0] = path
+    yield
+    _PATH[0] = None
+
+
+def run(env: NodeEnvironment, program: str, test: str, wall: float = 30) -> Execution:
     spec = TestSpec(kind=TestKind.JEST, code=test, module="solution")
-    return execute(env.interpreter, program, spec, Limits(wall_seconds=30))
+    result = execute(env.interpreter, program, spec, Limits(wall_seconds=wall), warm=_PATH[0])
+    if _PATH[0] is not None and _PATH[0].isolation.drop_uid and result.status is Status.PASSED:
+        assert result.details.get("node_processes") == "zygote", result.details
+    return result
 
 
 VALUES = """
@@ -110,8 +141,10 @@ ATTACKS = (
 
 @pytest.mark.parametrize("attack", ATTACKS)
 def test_a_hostile_program_does_not_pass(lodash3: NodeEnvironment, attack: str) -> None:
-    result = run(lodash3, WRONG + attack + "\n", RIGHT_TEST)
-    assert result.status in (Status.FAILED, Status.SYNTAX_ERROR), (result.status, result.message)
+    result = run(lodash3, WRONG + attack + "\n", RIGHT_TEST, wall=10)
+    # a program that stops itself hangs as a loop does: a timeout, still a failed sample
+    failed = (Status.FAILED, Status.SYNTAX_ERROR, Status.TIMEOUT)
+    assert result.status in failed, (result.status, result.message)
     assert result.exc_type != "NoResult" or "process ended" in result.message
 
 
@@ -168,3 +201,71 @@ def test_the_hidden_test_is_not_in_the_programs_files(lodash3: NodeEnvironment) 
     result = run(lodash3, probe, test)
     assert result.status is Status.FAILED
     assert "test_solution.js" not in result.message and "SECRET" in result.message
+
+
+# What the zygotes share with their children must carry nothing from one execution to the next.
+PROBE = (
+    "const fs = require('fs');\n"
+    "const links = fs.readdirSync('/proc/self/fd').map((fd) => {\n"
+    "  try { return fs.readlinkSync('/proc/self/fd/' + fd); } catch (e) { return ''; } });\n"
+    "const shared = fs.readFileSync('/proc/self/maps', 'utf8').split('\\n')\n"
+    "  .filter((line) => /^\\S+ ...s/.test(line));\n"
+    "const seen = { pid: process.pid, random: Math.random(), links, shared,\n"
+    "  procs: fs.readdirSync('/proc').filter((d) => /^[0-9]+$/.test(d)).length };\n"
+    "require('child_process').spawn('/bin/sleep', ['60'], { detached: true, stdio: 'ignore' })\n"
+    "  .unref();\n"
+    "module.exports = { answer: () => JSON.stringify(seen) };\n"
+)
+PROBE_TEST = (
+    "const { answer } = require('./solution');\n"
+    "test('report', () => { expect(answer()).toBe('report'); });\n"
+)
+
+
+def _seen(result: Execution) -> dict[str, object]:
+    import json
+    import re
+
+    match = re.search(r'Received: "(.*)"', result.message)
+    assert match, result.message
+    seen: dict[str, object] = json.loads(json.loads(f'"{match.group(1)}"'))
+    return seen
+
+
+def test_nothing_crosses_from_one_execution_to_the_next(
+    lodash3: NodeEnvironment, path: WarmPools | None
+) -> None:
+    first, second = (_seen(run(lodash3, PROBE, PROBE_TEST)) for _ in range(2))
+    assert first["random"] != second["random"]  # not the zygote's generator state
+    assert first["pid"] != second["pid"] or first["pid"] == 1  # drawn anew, or its own pid 1
+    assert not first["shared"] and not second["shared"]  # no memory shared with anyone
+    # the daemon the first left is gone; the program sees itself and at most its pid 1
+    assert second["procs"] in (1, 2)
+    assert isinstance(first["links"], list) and isinstance(second["links"], list)
+    # no pipe or socket of the first execution's is open in the second (one the zygote held
+    # would be: anything written there would be read by the next)
+    pipes = {link for link in first["links"] if link.startswith(("pipe:", "socket:"))}
+    assert not pipes & set(second["links"])
+
+
+def test_a_program_ending_its_process_or_throwing_fails_cleanly(lodash3: NodeEnvironment) -> None:
+    for program in (
+        "process.exit(0);",
+        "throw new Error('at load');",
+        "setTimeout(() => { throw new Error('later'); }, 1);\n" + WRONG,
+        "module.exports = { answer: () => { process.exit(0); } };",
+    ):
+        result = run(lodash3, program, RIGHT_TEST)
+        assert result.status is Status.FAILED, (program, result.status, result.message)
+    assert run(lodash3, "module.exports = { answer: () => 42 };", RIGHT_TEST).status is (
+        Status.PASSED
+    )
+
+
+def test_a_program_that_never_ends_is_timed_out_and_the_next_runs(
+    lodash3: NodeEnvironment,
+) -> None:
+    result = run(lodash3, "while (true) {}", RIGHT_TEST, wall=3)
+    assert result.status is Status.TIMEOUT
+    after = run(lodash3, "module.exports = { answer: () => 42 };", RIGHT_TEST)
+    assert after.status is Status.PASSED, after.message

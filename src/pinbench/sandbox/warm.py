@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pinbench.sandbox import zygote
 from pinbench.sandbox.cgroups import pids_root
 from pinbench.sandbox.environ import sandbox_environ, visible_paths
 from pinbench.sandbox.isolation import Isolation
@@ -64,6 +65,10 @@ class WarmServer:
         tmpfs_bytes: int,
     ) -> None:
         self.python, self.preload = python, preload
+        # a Node environment's zygote (sandbox/zygote.py), which the server must see
+        self.zygote_dir = zygote.for_environment(python.absolute().parent.parent)
+        if self.zygote_dir is not None:
+            keep = [*keep, str(self.zygote_dir)]
         host, server = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._sock = host
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the server)

@@ -1321,6 +1321,8 @@ def _run_trusted_node(job, record, proof_fd, secret_fd, in_server, started):
     uid = int(iso["uid"]) if iso.get("uid") is not None else None
     env_root = job["env_root"]
     nonce = None
+    # a warm server's Node zygotes (`_zygotes`), where each side runs as a uid of its own
+    zygotes = job.get("zygote_fds") if uid is not None and iso.get("mount") else None
     try:
         _link_node_modules(env_root)
         program = _confined_typescript(job, record, iso, in_server, uid, env_root)
@@ -1328,7 +1330,9 @@ def _run_trusted_node(job, record, proof_fd, secret_fd, in_server, started):
         bell_g, bell_p = socket.socketpair()
         signals = os.pipe() if job.get("deprecations") else None  # the program's process tells
         pid = None
-        if program is not None:
+        if program is not None and zygotes:
+            pid = _zygote_program(job, iso, uid, program, data_p, bell_p, signals, zygotes[0])
+        elif program is not None:
             pid = _spawn_program(
                 job,
                 iso,
@@ -1351,16 +1355,20 @@ def _run_trusted_node(job, record, proof_fd, secret_fd, in_server, started):
         if program is not None:
             test_code = (secret.get("test_files") or {}).get(job["test_file"], "")
             grader_uid = uid + GRADER_UID_OFFSET if uid is not None else None
-            text = _run_grader(
-                job, iso, in_server, grader_uid, env_root, test_code, data_g, bell_g, proof_fd
-            )
+            if zygotes:
+                text = _zygote_grader(job, grader_uid, test_code, data_g, bell_g, zygotes[1])
+            else:
+                text = _run_grader(
+                    job, iso, in_server, grader_uid, env_root, test_code, data_g, bell_g, proof_fd
+                )
             _jest_record(_parsed(text), record)
+            end = _end_zygote_child if zygotes else _reap_program
             if record.get("status") != "passed":
-                status = _reap_program(pid)
+                status = end(pid)
                 if status is not None and os.WIFSIGNALED(status):
                     record["program_exit"] = 128 + os.WTERMSIG(status)
             else:
-                _reap_program(pid)
+                end(pid)
             if signals:
                 record["deprecations"] = _node_deprecations(signals[0])
         if signals:
@@ -1376,6 +1384,8 @@ def _run_trusted_node(job, record, proof_fd, secret_fd, in_server, started):
         record["trace"] = _short_trace(sys.exc_info())
     _finish(record, started)
     record["grading"] = "trusted"
+    # how the two processes were had: forked by the server's zygotes, or started afresh
+    record.setdefault("details", {})["node_processes"] = "zygote" if zygotes else "fresh"
     code = int(record["status"] != "passed")
     _emit(proof_fd, nonce, record, write, exit_now, code, (sys.stdout, sys.stderr), cap=60000)
 
@@ -1539,6 +1549,82 @@ def _run_grader(job, iso, in_server, grader_uid, env_root, test_code, data, bell
     os.close(read_end)
     os.waitpid(child, 0)
     return b"".join(chunks)[:NODE_RESULT_BYTES].decode("utf-8", "replace")
+
+
+def _zygote_limits():
+    """This process's limits (`_set_limits`), for a zygote's child to take: [resource, soft,
+    hard] each."""
+    import resource
+
+    names = ("RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_NPROC", "RLIMIT_FSIZE", "RLIMIT_NOFILE")
+    which = [getattr(resource, name) for name in names] + [resource.RLIMIT_CORE]
+    return [[one] + list(resource.getrlimit(one)) for one in which]
+
+
+def _zygote_program(job, iso, uid, program, data, bell, signals, control):
+    """`_spawn_program` by the program's zygote: its child in the zygote's pid namespace
+    (the zygote its pid 1, with its own /proc), the program's uid, the syscall filter. Returns
+    the reply socket that ends it (`_end_zygote_child`)."""
+    import _zygotes
+
+    directory = job["zygote"]["dir"]
+    args = [program, "@0", "@1"] + (["@2"] if signals else [])
+    message = {
+        "script": os.path.join(directory, "_pinbench_program.js"),
+        "args": args,
+        "proc": bool(iso.get("pid")),
+        "uid": uid,
+        "limits": _zygote_limits(),
+        "seccomp": job.get("seccomp") or "",
+        "cwd": WORKDIR,
+    }
+    fds = [data.fileno(), bell.fileno()] + ([signals[1]] if signals else [])
+    return _zygotes.request(control, message, fds)
+
+
+def _zygote_grader(job, grader_uid, test_code, data, bell, control):
+    """`_run_grader` by the grader's zygote: the test in a tmpfs of the child's own mount
+    namespace, the grader's uid; returns what it reports."""
+    import _zygotes
+
+    directory = job["zygote"]["dir"]
+    test = os.path.join(_trusted.GRADERDIR, job["test_file"])
+    message = {
+        "script": os.path.join(directory, "_pinbench_jest.js"),
+        "args": ["remote", "@0", "@1", test, "@2"],
+        "private": {"dir": _trusted.GRADERDIR, "files": {job["test_file"]: test_code}},
+        "uid": grader_uid,
+        "limits": _zygote_limits(),
+        "seccomp": job.get("seccomp") or "",
+        "cwd": WORKDIR,
+    }
+    read_end, write_end = os.pipe()
+    try:
+        reply = _zygotes.request(control, message, [data.fileno(), bell.fileno(), write_end])
+    finally:
+        os.close(write_end)
+    chunks, size = [], 0
+    while True:
+        chunk = os.read(read_end, 65536)
+        if not chunk:
+            break
+        if size < NODE_RESULT_BYTES:
+            chunks.append(chunk)
+        size += len(chunk)
+    os.close(read_end)
+    _zygotes.end(reply)
+    return b"".join(chunks)[:NODE_RESULT_BYTES].decode("utf-8", "replace")
+
+
+def _end_zygote_child(reply):
+    """End the program's process (the grader is done with it) through its zygote; its wait
+    status."""
+    import _zygotes
+
+    status = _zygotes.end(reply)
+    if status is None:
+        raise RuntimeError("the program's zygote is gone")
+    return status
 
 
 def _reap_program(pid):
@@ -1796,11 +1882,15 @@ def _on_alarm(signum, frame):
         raise _Deadline()
 
 
-def fork_and_wait(fork, child, wall):
+def fork_and_wait(fork, child, wall, spare=()):
     """In a warm server: fork a child that runs `child()` (which never returns), wait for it up
     to its wall deadline (then kill it), and when we are pid 1 kill and reap whatever it left
     behind (daemons, orphans), as the end of a cold run's pid namespace would. Returns (wait
     status, whether the deadline struck).
+
+    `spare`: the server's Node zygotes, which outlive executions: kept when the execution ended
+    in time and left no process but them (their children are ended and reaped by the zygotes
+    before the runner's child ends); else they go with everything else.
 
     The deadline is armed before the fork (a child inherits no timer), so while the child runs
     the server only waits: every page the server writes while a child shares it is a copy."""
@@ -1843,6 +1933,8 @@ def fork_and_wait(fork, child, wall):
             except (ProcessLookupError, ChildProcessError):  # reaped as the alarm came
                 status = 128 + 9
     signal.setitimer(signal.ITIMER_REAL, 0)
+    if os.getpid() == 1 and spare and not timed_out and _nothing_left_but(spare):
+        return status, timed_out
     if os.getpid() == 1:
         try:
             os.kill(-1, 9)  # pid 1 of our namespace: every process here but us
@@ -1854,6 +1946,26 @@ def fork_and_wait(fork, child, wall):
             except ChildProcessError:
                 break
     return status, timed_out
+
+
+def _nothing_left_but(spare):
+    """In a warm server (pid 1): True when, once the zombies are reaped, no process is left in
+    its pid namespace (nested ones included) but itself and `spare`."""
+    spare = set(spare)
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            break
+        if not pid:
+            break
+        if pid in spare:  # a zygote ended
+            return False
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return False
+    return all(not name.isdigit() or int(name) == 1 or int(name) in spare for name in names)
 
 
 CGROUP_ROOT_FD = []  # a warm server keeps the cgroup hierarchy open: its root hides the path
@@ -1875,15 +1987,16 @@ def _join_cgroup(group):
 CLOSE_RANGE = 436  # the same number on x86_64 and aarch64 (Linux 5.9+)
 
 
-def _close_inherited(proof_fd, highest, secret_fd=None):
-    """In a child of a warm server: keep only the standard streams, the proof (moved to fd 3)
-    and the grader's secret (to fd 4). Any other descriptor was the server's (its cgroup
-    directory, a preloaded library's files): a directory opened outside the sandbox's root
-    leads back to the host by `..`. `highest` is the server's highest descriptor when it
-    forked (None if it could not tell). Returns the proof's and the secret's new numbers."""
+def _close_inherited(proof_fd, highest, secret_fd=None, extra=()):
+    """In a child of a warm server: keep only the standard streams, the proof (moved to fd 3),
+    the grader's secret (to fd 4) and `extra` (the server's Node zygotes' sockets, after them).
+    Any other descriptor was the server's (its cgroup directory, a preloaded library's files):
+    a directory opened outside the sandbox's root leads back to the host by `..`. `highest` is
+    the server's highest descriptor when it forked (None if it could not tell). Returns the
+    proof's and the secret's new numbers, and the list of `extra`'s."""
     import fcntl
 
-    wanted = [fd for fd in (proof_fd, secret_fd) if fd is not None]
+    wanted = [fd for fd in (proof_fd, secret_fd) if fd is not None] + list(extra)
     floor = max(wanted + [highest or 0, 64]) + 1
     copies = [fcntl.fcntl(fd, fcntl.F_DUPFD, floor) for fd in wanted]  # out of 3 and 4's way
     for number, copy in enumerate(copies, 3):
@@ -1895,7 +2008,8 @@ def _close_inherited(proof_fd, highest, secret_fd=None):
         import resource
 
         os.closerange(first, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
-    return 3, (4 if secret_fd is not None else None)
+    ours = 3 + (secret_fd is not None)
+    return 3, (4 if secret_fd is not None else None), list(range(ours + 1, ours + 1 + len(extra)))
 
 
 def highest_descriptor():
@@ -2022,7 +2136,9 @@ def run_job(job, in_server):
         if in_server:
             # Namespaces and scratch are the server's, renewed before each execution
             # (`renew_namespaces`): nothing to set up here but the descriptors.
-            proof_fd, secret_fd = _close_inherited(proof_fd, job.get("highest_fd"), secret_fd)
+            proof_fd, secret_fd, job["zygote_fds"] = _close_inherited(
+                proof_fd, job.get("highest_fd"), secret_fd, job.get("zygote_fds") or ()
+            )
         else:
             _enter_namespaces(iso)
             if iso.get("pid"):

@@ -23,6 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import _deprecations  # noqa: E402  (beside this file, as the runner)
 import _runner  # noqa: E402  (the runner sits beside this file)
+import _zygotes  # noqa: E402
 
 MAX_MESSAGE = 4 << 20
 
@@ -154,6 +155,7 @@ def main():
         return
     _send(sock, {"ready": True, "failed": failed, "pid": os.getpid()})
     buffer = bytearray(MAX_MESSAGE)
+    zygotes = _zygotes.Zygotes(iso)
     while True:
         msg, fds = _receive(sock, buffer)
         if not msg:
@@ -162,12 +164,16 @@ def main():
         wanted = int(job["limits"].get("tmpfs_bytes") or tmpfs_bytes)
         if wanted != fresh_bytes:  # this job asks for another scratch size
             _runner.renew_namespaces(iso, wanted)
+        if job.get("zygote") and (job.get("isolation") or {}).get("uid") is not None:
+            job["zygote_fds"] = zygotes.control_fds(job["zygote"], job["env_root"])
         job["highest_fd"] = _runner.highest_descriptor()
         status, timed_out = _runner.fork_and_wait(
             fork,
             lambda: _child(job, fds, devnull, sock),
             float(job["limits"]["wall_seconds"]),
+            spare=zygotes.pids(),
         )
+        zygotes.forget_dead()
         for fd in fds:
             os.close(fd)
         _send(sock, {"exit": _status(status), "timeout": timed_out})

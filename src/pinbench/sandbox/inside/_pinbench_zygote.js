@@ -1,0 +1,186 @@
+'use strict';
+// A warm Node process that forks one confined child per execution, as pinbench's Python warm
+// server does (inside/_server.py): Node starts, and the harness's modules load, once per
+// server instead of once per execution. Runs in the sandbox the server built, as root of its
+// user namespace, with V8's background threads off (node --single-threaded).
+//
+//   node --single-threaded _pinbench_zygote.js ADDON CONTROL_FD ROLE ENV_ROOT
+//
+// ROLE `program`: the program's side of trusted grading (_pinbench_program.js); the zygote is
+// pid 1 of a pid namespace of its own, so a program sees no process but its own and this one.
+// ROLE `grader`: the grader's side (_pinbench_jest.js remote), with Jest's `expect` loaded.
+//
+// The runner (inside/_runner.py) sends on CONTROL_FD one request per execution, JSON with
+// descriptors: [reply, mount namespace, IPC namespace, stdout, stderr, ...the script's own].
+// The zygote forks; the child enters the execution's namespaces, puts the standard streams in
+// place (the script's own descriptors are named in its arguments as @0, @1, ...), drops to the request's uid under its limits and the
+// syscall filter, says `ready` on the reply socket and runs the script as `node SCRIPT ARGS`
+// would. The zygote then waits for the runner's `end` on the reply socket (or its closing),
+// kills the child and everything it left, and answers the child's wait status.
+// The zygote never holds the test, the nonce or the proof: a request carries the grader's test
+// only for the grader's zygote, which the program can neither see nor signal.
+const fs = require('fs');
+const path = require('path');
+const crypto = require('crypto');
+
+const argv = process.argv.slice(2);
+const z = require(argv[0]);
+const control = Number(argv[1]);
+const role = argv[2];
+const envRoot = argv[3];
+const CLONE_NEWNS = 0x00020000;
+const CLONE_NEWIPC = 0x08000000;
+
+function preload() {
+  // the harness's shared modules, by the path the child's script will require them with
+  const here = __dirname;
+  require(path.join(here, '_pinbench_channel.js'));
+  require(path.join(here, '_pinbench_deprecations.js'));
+  if (role !== 'grader') return;
+  for (const name of ['expect', 'jest-mock']) {
+    try {
+      require(require.resolve(name, { paths: [path.join(envRoot, 'node_modules')] }));
+    } catch (err) {
+      // the test does without (or fails on its own when it needs it)
+    }
+  }
+}
+
+function freshRandom() {
+  // Math.random's state was the zygote's: every child would draw the same numbers
+  const seed = new Uint32Array(crypto.randomBytes(16).buffer.slice(0));
+  const s = seed.some(Boolean) ? seed : Uint32Array.of(1, 2, 3, 4);
+  function next() { // xoshiro128**
+    const result = Math.imul(rotl(Math.imul(s[1], 5), 7), 9) >>> 0;
+    const t = s[1] << 9;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 11);
+    return result;
+  }
+  function rotl(x, k) { return (x << k) | (x >>> (32 - k)); }
+  const random = { random() { return ((next() >>> 5) * 67108864 + (next() >>> 6)) / 9007199254740992; } }.random;
+  Object.defineProperty(Math, 'random', { value: random, writable: true, configurable: true });
+}
+
+function asProcess(request) {
+  // what a fresh `node SCRIPT ARGS` would show; it ends with _exit once its 'exit' listeners
+  // have run (Node's own exit path would join threads this child does not have)
+  Object.defineProperty(process, 'pid', { value: z.getpid(), enumerable: true, configurable: true });
+  process.argv = [process.argv[0], request.script].concat(request.args);
+  process.reallyExit = function (code) { z.exit(code === undefined ? 0 : Number(code) | 0); };
+  const emit = process.emit;
+  process.emit = function (event, code) {
+    const result = emit.apply(this, arguments);
+    if (event === 'exit') {
+      const wanted = process.exitCode !== undefined ? process.exitCode : code;
+      z.exit(wanted === undefined ? 0 : Number(wanted) | 0);
+    }
+    return result;
+  };
+  freshRandom();
+}
+
+function become(request, fds) {
+  z.close(control);
+  z.setns(fds[1], CLONE_NEWNS);
+  z.setns(fds[2], CLONE_NEWIPC);
+  z.unshareMounts();
+  if (request.proc) z.mountProc();
+  if (request.private) {
+    const dir = request.private.dir;
+    z.mountTmpfs(dir, 16 << 20);
+    for (const name of Object.keys(request.private.files)) {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, request.private.files[name], { mode: 0o600 });
+      if (request.uid >= 0) fs.chownSync(file, request.uid, request.uid);
+    }
+    if (request.uid >= 0) fs.chownSync(dir, request.uid, request.uid);
+  }
+  // The standard streams in place; the script's own descriptors keep their numbers (the low
+  // ones are the event loop's), which its arguments name as @0, @1, ...
+  z.close(fds[1]);
+  z.close(fds[2]);
+  z.moveFds([[-1, 0], [fds[3], 1], [fds[4], 2]]);
+  const own = fds.slice(5);
+  request.args = request.args.map(function (arg) {
+    const match = /^@(\d+)$/.exec(arg);
+    return match ? String(own[Number(match[1])]) : arg;
+  });
+  process.chdir(request.cwd);
+  z.confine(request.uid, request.limits, Buffer.from(request.seccomp || '', 'base64'));
+}
+
+function child(request, fds) {
+  const reply = fds[0];
+  try {
+    become(request, fds);
+    z.send(reply, 'ready');
+    z.close(reply);
+  } catch (err) {
+    try {
+      z.send(reply, JSON.stringify({ error: String(err && err.message) }));
+    } catch (ignored) {
+      // the runner is gone
+    }
+    z.exit(70);
+  }
+  asProcess(request);
+  require(request.script);
+}
+
+let pidMax = 0;
+function scatterPids() {
+  // The program's zygote is pid 1 of the namespace its children get pids in, handed out in
+  // order: an execution that forked until the last pid was some value would leave that value
+  // (a message) in the next one's own pid. The next pid is drawn anew (as _runner.py does for
+  // the server's namespace). The grader's zygote forks in the server's, which does that.
+  if (role !== 'program') return;
+  if (pidMax === 0) pidMax = Number(fs.readFileSync('/proc/sys/kernel/pid_max', 'utf8'));
+  const high = Math.max(pidMax - 65536, 2000);
+  const drawn = 1000 + (crypto.randomBytes(4).readUInt32LE(0) % (high - 1000));
+  fs.writeFileSync('/proc/sys/kernel/ns_last_pid', String(drawn));
+}
+
+function serve() {
+  for (;;) {
+    const message = z.recv(control);
+    if (message === null) z.exit(0); // the server closed the socket: shut down
+    const fds = message[1];
+    let request = null;
+    try {
+      request = JSON.parse(message[0]);
+    } catch (err) {
+      request = null;
+    }
+    if (request === null || fds.length < 5) {
+      fds.forEach(z.close);
+      continue;
+    }
+    scatterPids();
+    const pid = z.fork(fds);
+    if (pid === 0) return child(request, fds);
+    fds.slice(1).forEach(z.close);
+    try {
+      z.recv(fds[0]); // `end`, or the runner's end of the socket closed
+    } catch (err) {
+      // the runner is gone: end the child all the same
+    }
+    const status = z.end(pid);
+    try {
+      z.send(fds[0], JSON.stringify({ status: status }));
+    } catch (err) {
+      // the runner is gone
+    }
+    z.close(fds[0]);
+  }
+}
+
+z.subreaper();
+scatterPids(); // a zygote that cannot draw its children's pids never says ready
+preload();
+z.send(control, 'ready');
+serve();

@@ -1,0 +1,197 @@
+"""A warm server's Node zygotes (_pinbench_zygote.js): one for the program's side of trusted
+grading, in a pid namespace of its own, one for the grader's; started on the first Node job
+that asks for them, in the server's template mount namespace (no execution's scratch), and
+kept while every execution ends clean. Python 3.6+, like the runner."""
+
+import ctypes
+import json
+import os
+import socket
+
+import _runner  # noqa: E402  (beside this file)
+
+ROLES = ("program", "grader")
+_START_SECONDS = 60.0
+
+
+class ZygoteError(Exception):
+    pass
+
+
+class Zygotes:
+    def __init__(self, iso):
+        self.iso = iso
+        self.live = {}  # role -> (pid in the server's namespace, control socket)
+        self.failed = None  # why they could not start (then no job asks again)
+
+    def pids(self):
+        return [pid for pid, _ in self.live.values()]
+
+    def control_fds(self, spec, env_root):
+        """The zygotes' control sockets for a job, started if need be; None when they cannot
+        run here (the job then starts fresh processes)."""
+        if self.failed is not None:
+            return None
+        try:
+            for role in ROLES:
+                if role not in self.live:
+                    self.live[role] = _start(role, spec["dir"], env_root, self.iso)
+        except Exception as exc:  # noqa: BLE001 (any failure: fresh processes instead)
+            self.failed = str(exc)
+            self.close()
+            return None
+        return [self.live[role][1].fileno() for role in ROLES]
+
+    def forget_dead(self):
+        """After an execution: drop the zygotes that are gone (killed with what the execution
+        left, when it did not end clean)."""
+        for role, (pid, sock) in list(self.live.items()):
+            if not _alive(pid):
+                sock.close()
+                del self.live[role]
+
+    def close(self):
+        for pid, sock in self.live.values():
+            sock.close()
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
+        self.live = {}
+
+
+def _alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (IOError, OSError, IndexError):
+        return False
+
+
+CONTROL_FD = 3
+
+
+def _only_descriptors(control):
+    """Before the zygote's exec: the standard streams and its control socket (at CONTROL_FD)
+    and nothing else. The server holds the descriptors of the job it was handling (its output,
+    proof pipe, the grader's secret), and every child of the zygote would inherit what it
+    holds."""
+    os.dup2(control, CONTROL_FD)  # inheritable
+    if _runner._libc.syscall(_runner.CLOSE_RANGE, CONTROL_FD + 1, ctypes.c_uint(0xFFFFFFFF), 0):
+        import resource
+
+        os.closerange(CONTROL_FD + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+
+
+def _start(role, directory, env_root, iso):
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    node = os.path.join(env_root, "bin", "node" if role == "program" else "harness-node")
+    argv = [
+        node,
+        "--single-threaded",
+        os.path.join(directory, "_pinbench_zygote.js"),
+        os.path.join(directory, "pinbench_zygote.node"),
+        str(CONTROL_FD),
+        role,
+        env_root,
+    ]
+    told, tell = os.pipe()
+    current = os.open("/proc/self/ns/mnt", os.O_RDONLY)
+    _runner._check(_runner._libc.setns(_runner.TEMPLATE_NS[0], _runner.CLONE_NEWNS), "setns")
+    try:
+        pid = os.fork()
+        if pid == 0:
+            try:
+                ours.close()
+                os.close(told)
+                if role == "program" and iso.get("pid"):  # pid 1 of a namespace of its own
+                    flags = ctypes.c_int(_runner.CLONE_NEWPID)
+                    _runner._check(_runner._libc.unshare(flags), "unshare")
+                    inner = os.fork()
+                    if inner:
+                        os.write(tell, str(inner).encode())
+                        os._exit(0)
+                else:
+                    os.write(tell, str(os.getpid()).encode())
+                os.close(tell)
+                _only_descriptors(theirs.fileno())
+                os.chdir("/")
+                env = _runner._node_env()
+                env["UV_USE_IO_URING"] = "0"  # no ring memory shared with every child
+                os.execve(node, argv, env)
+            finally:
+                os._exit(127)
+    finally:
+        _runner._check(_runner._libc.setns(current, _runner.CLONE_NEWNS), "setns")
+        os.close(current)
+    theirs.close()
+    os.close(tell)
+    try:
+        zygote = int(os.read(told, 64) or b"0")
+    finally:
+        os.close(told)
+    if role == "program" and iso.get("pid"):
+        os.waitpid(pid, 0)  # the intermediate; the zygote is now the server's child
+    ours.settimeout(_START_SECONDS)
+    try:
+        ready = ours.recv(64)
+    except socket.timeout:
+        ready = b""
+    ours.settimeout(None)
+    if ready != b"ready" or not zygote:
+        ours.close()
+        if zygote:
+            try:
+                os.kill(zygote, 9)
+            except OSError:
+                pass
+        raise ZygoteError("the %s zygote did not start" % role)
+    return zygote, ours
+
+
+def request(control_fd, message, fds):
+    """Ask a zygote for a child; its reply socket once the child is ready (its descriptors in
+    place, its uid, limits and filter set), else ZygoteError."""
+    import array
+
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    mount = os.open("/proc/self/ns/mnt", os.O_RDONLY)
+    ipc = os.open("/proc/self/ns/ipc", os.O_RDONLY)
+    control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET, 0, os.dup(control_fd))
+    try:
+        sent = [theirs.fileno(), mount, ipc, 1, 2] + list(fds)
+        control.sendmsg(
+            [json.dumps(message).encode("utf-8")],
+            [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", sent))],
+        )
+    finally:
+        control.close()
+        theirs.close()
+        os.close(mount)
+        os.close(ipc)
+    ours.settimeout(_START_SECONDS)
+    try:
+        answer = ours.recv(65536)
+    except socket.timeout:
+        answer = b""
+    ours.settimeout(None)
+    if answer != b"ready":
+        try:
+            why = json.loads(answer.decode("utf-8", "replace"))["error"]
+        except (ValueError, KeyError, TypeError):
+            why = "no answer"
+        end(ours)
+        raise ZygoteError("the zygote's child did not start: %s" % (why,))
+    return ours
+
+
+def end(reply):
+    """End a zygote's child (and all it left); its wait status (None if the zygote is gone)."""
+    try:
+        reply.send(b"end")
+        answer = reply.recv(4096)
+        return int(json.loads(answer.decode("utf-8"))["status"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    finally:
+        reply.close()
