@@ -23,7 +23,7 @@ _HERE = Path(__file__).resolve().parent
 # this grader. A verdict reached by other code is another verdict (the outcome cache keys on it).
 _GRADING_CODE = (
     *sorted((_HERE / "inside").glob("*.py")), *sorted((_HERE / "inside").glob("*.js")),
-    *sorted((_HERE / "inside").glob("*.c")),
+    *sorted((_HERE / "inside").glob("*.c")), *sorted((_HERE / "inside").glob("*.?js")),
     _HERE / "jobs.py", _HERE / "execute.py", _HERE / "process.py", _HERE / "zygote.py",
     _HERE / "infra_failure.py",  # which failures are the machine's, not the program's
     Path(__file__).resolve(),

@@ -33,6 +33,8 @@ SCRIPTS = (
     "_pinbench_program.js",
     "_pinbench_channel.js",
     "_pinbench_deprecations.js",
+    "_pinbench_warm.mjs",
+    "_pinbench_warm.cjs",
 )
 _log = logging.getLogger(__name__)
 

@@ -4,11 +4,12 @@
 // server instead of once per execution. Runs in the sandbox the server built, as root of its
 // user namespace, with V8's background threads off (node --single-threaded).
 //
-//   node --single-threaded _pinbench_zygote.js ADDON CONTROL_FD ROLE ENV_ROOT
+//   node --single-threaded _pinbench_zygote.js ADDON CONTROL_FD ROLE ENV_ROOT [bare]
 //
 // ROLE `program`: the program's side of trusted grading (_pinbench_program.js); the zygote is
 // pid 1 of a pid namespace of its own, so a program sees no process but its own and this one.
 // ROLE `grader`: the grader's side (_pinbench_jest.js remote), with Jest's `expect` loaded.
+// Both load the environment's pinned packages first, unless `bare`.
 //
 // The runner (inside/_runner.py) sends on CONTROL_FD one request per execution, JSON with
 // descriptors: [reply, mount namespace, IPC namespace, stdout, stderr, ...the script's own].
@@ -28,21 +29,48 @@ const z = require(argv[0]);
 const control = Number(argv[1]);
 const role = argv[2];
 const envRoot = argv[3];
+const bare = argv[4] === 'bare'; // no pinned package loaded
 const CLONE_NEWNS = 0x00020000;
 const CLONE_NEWIPC = 0x08000000;
+
+function threads() {
+  const status = fs.readFileSync('/proc/self/status', 'utf8');
+  return Number((/^Threads:\s*(\d+)/m.exec(status) || [0, 0])[1]);
+}
+
+function pins() {
+  // the environment's pinned packages (not the harness's extras), by name
+  try {
+    const manifest = JSON.parse(fs.readFileSync(path.join(envRoot, 'pinbench-env.json'), 'utf8'));
+    return (manifest.pins || []).map(function (pin) { return pin.replace(/(.)@[^@]*$/, '$1'); });
+  } catch (err) {
+    return [];
+  }
+}
+
+function load(name) {
+  try {
+    require(require.resolve(name, { paths: [path.join(envRoot, 'node_modules')] }));
+  } catch (err) {
+    // not a CommonJS module (types, ES modules), or it fails: the child requires it itself
+  }
+}
 
 function preload() {
   // the harness's shared modules, by the path the child's script will require them with
   const here = __dirname;
   require(path.join(here, '_pinbench_channel.js'));
   require(path.join(here, '_pinbench_deprecations.js'));
-  if (role !== 'grader') return;
-  for (const name of ['expect', 'jest-mock']) {
-    try {
-      require(require.resolve(name, { paths: [path.join(envRoot, 'node_modules')] }));
-    } catch (err) {
-      // the test does without (or fails on its own when it needs it)
-    }
+  if (role === 'grader') ['expect', 'jest-mock'].forEach(load);
+  if (bare) return;
+  // The pinned packages, as a Python warm server imports the pinned library: a program's (or a
+  // test's) require finds them loaded. A package that starts a thread as it loads makes a
+  // fork unsafe: the zygote then says so and is started again without them.
+  const before = threads();
+  pins().forEach(load);
+  if (threads() !== before) {
+    z.send(control, 'threads');
+    z.exit(3);
   }
 }
 
@@ -182,5 +210,14 @@ function serve() {
 z.subreaper();
 scatterPids(); // a zygote that cannot draw its children's pids never says ready
 preload();
-z.send(control, 'ready');
-serve();
+// The ES module loader, and the lexer that finds a CommonJS module's names for it, start
+// here: started in a child they wait on work for threads a forked process does not have.
+const url = require('url');
+let started = false;
+function start() {
+  if (started) return;
+  started = true;
+  z.send(control, 'ready');
+  serve();
+}
+import(url.pathToFileURL(path.join(__dirname, '_pinbench_warm.mjs')).href).then(start, start);

@@ -156,6 +156,7 @@ def main():
     _send(sock, {"ready": True, "failed": failed, "pid": os.getpid()})
     buffer = bytearray(MAX_MESSAGE)
     zygotes = _zygotes.Zygotes(iso)
+    node_jobs = 0  # trusted Node jobs that asked for the zygotes
     while True:
         msg, fds = _receive(sock, buffer)
         if not msg:
@@ -165,7 +166,12 @@ def main():
         if wanted != fresh_bytes:  # this job asks for another scratch size
             _runner.renew_namespaces(iso, wanted)
         if job.get("zygote") and (job.get("isolation") or {}).get("uid") is not None:
-            job["zygote_fds"] = zygotes.control_fds(job["zygote"], job["env_root"])
+            # from this server's second such job: starting the zygotes costs about what one
+            # execution in fresh processes does, and a server may be asked for only one
+            node_jobs += 1
+            if node_jobs >= 2:
+                limits = job["limits"]
+                job["zygote_fds"] = zygotes.control_fds(job["zygote"], job["env_root"], limits)
         job["highest_fd"] = _runner.highest_descriptor()
         status, timed_out = _runner.fork_and_wait(
             fork,

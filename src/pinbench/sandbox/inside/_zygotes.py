@@ -27,15 +27,17 @@ class Zygotes:
     def pids(self):
         return [pid for pid, _ in self.live.values()]
 
-    def control_fds(self, spec, env_root):
+    def control_fds(self, spec, env_root, limits):
         """The zygotes' control sockets for a job, started if need be; None when they cannot
-        run here (the job then starts fresh processes)."""
+        run here (the job then starts fresh processes). `limits`: the job's, whose address
+        space the zygotes start under."""
         if self.failed is not None:
             return None
+        space = int(limits.get("address_space") or 0)
         try:
             for role in ROLES:
                 if role not in self.live:
-                    self.live[role] = _start(role, spec["dir"], env_root, self.iso)
+                    self.live[role] = _start_preloaded(role, spec["dir"], env_root, self.iso, space)
         except Exception as exc:  # noqa: BLE001 (any failure: fresh processes instead)
             self.failed = str(exc)
             self.close()
@@ -83,7 +85,22 @@ def _only_descriptors(control):
         os.closerange(CONTROL_FD + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
 
 
-def _start(role, directory, env_root, iso):
+def _start_preloaded(role, directory, env_root, iso, space):
+    """A zygote with the environment's pinned packages loaded, or without them when one starts
+    a thread as it loads (a process with another thread cannot fork safely)."""
+    try:
+        return _start(role, directory, env_root, iso, space, bare=False)
+    except ZygoteError as exc:
+        if "threads" not in str(exc):
+            raise
+    return _start(role, directory, env_root, iso, space, bare=True)
+
+
+def _start(role, directory, env_root, iso, space, bare):
+    """One zygote. It starts under the jobs' address-space limit (as a soft limit: a child may
+    take another), as a fresh Node would: V8 sizes its reservations (WebAssembly's guard
+    regions) by it, and a zygote that reserved more than a child's limit would leave the child
+    no room to grow its heap."""
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     node = os.path.join(env_root, "bin", "node" if role == "program" else "harness-node")
     argv = [
@@ -94,7 +111,7 @@ def _start(role, directory, env_root, iso):
         str(CONTROL_FD),
         role,
         env_root,
-    ]
+    ] + (["bare"] if bare else [])
     told, tell = os.pipe()
     current = os.open("/proc/self/ns/mnt", os.O_RDONLY)
     _runner._check(_runner._libc.setns(_runner.TEMPLATE_NS[0], _runner.CLONE_NEWNS), "setns")
@@ -114,6 +131,12 @@ def _start(role, directory, env_root, iso):
                 else:
                     os.write(tell, str(os.getpid()).encode())
                 os.close(tell)
+                if space:
+                    import resource
+
+                    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+                    soft = space if hard == resource.RLIM_INFINITY else min(space, hard)
+                    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
                 _only_descriptors(theirs.fileno())
                 os.chdir("/")
                 env = _runner._node_env()
@@ -145,7 +168,8 @@ def _start(role, directory, env_root, iso):
                 os.kill(zygote, 9)
             except OSError:
                 pass
-        raise ZygoteError("the %s zygote did not start" % role)
+        why = " (a pinned package starts threads)" if ready == b"threads" else ""
+        raise ZygoteError("the %s zygote did not start%s" % (role, why))
     return zygote, ours
 
 
