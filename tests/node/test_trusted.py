@@ -275,3 +275,16 @@ def test_a_program_that_never_ends_is_timed_out_and_the_next_runs(
     assert result.status is Status.TIMEOUT
     after = run(lodash3, "module.exports = { answer: () => 42 };", RIGHT_TEST)
     assert after.status is Status.PASSED, after.message
+
+
+def test_es_modules_load_as_in_a_fresh_node(lodash3: NodeEnvironment) -> None:
+    """The ES module loader in a zygote's child: a default import of a CommonJS package works,
+    a named one it cannot have fails with the loader's own message (neither hangs nor runs out
+    of heap)."""
+    good = "import _ from 'lodash';\nexport function answer() { return _.sum([40, 2]); }\n"
+    bad = "import { nothingLikeThis } from 'lodash';\nexport const answer = () => 42;\n"
+    for _ in range(2):  # the second on a warm server's zygotes
+        assert run(lodash3, good, RIGHT_TEST).status is Status.PASSED
+        result = run(lodash3, bad, RIGHT_TEST)
+        assert result.status is Status.SYNTAX_ERROR, (result.status, result.message)
+        assert "nothingLikeThis" in result.message, result.message
