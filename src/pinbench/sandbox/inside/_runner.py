@@ -1356,7 +1356,7 @@ def _run_trusted_node(job, record, proof_fd, secret_fd, in_server, started):
             test_code = (secret.get("test_files") or {}).get(job["test_file"], "")
             grader_uid = uid + GRADER_UID_OFFSET if uid is not None else None
             if zygotes:
-                text = _zygote_grader(job, grader_uid, test_code, data_g, bell_g, zygotes[1])
+                text = _zygote_grader(job, grader_uid, test_code, data_g, bell_g, zygotes[1], pid)
             else:
                 text = _run_grader(
                     job, iso, in_server, grader_uid, env_root, test_code, data_g, bell_g, proof_fd
@@ -1564,7 +1564,9 @@ def _zygote_limits():
 def _zygote_program(job, iso, uid, program, data, bell, signals, control):
     """`_spawn_program` by the program's zygote: its child in the zygote's pid namespace
     (the zygote its pid 1, with its own /proc), the program's uid, the syscall filter. Returns
-    the reply socket that ends it (`_end_zygote_child`)."""
+    the reply socket that ends it (`_end_zygote_child`), before the child is ready: the
+    grader's is asked for meanwhile (`_zygote_grader`). The child is the zygote's, which never
+    holds the test or the nonce, so the order of the request and the secret's read is free."""
     import _zygotes
 
     directory = job["zygote"]["dir"]
@@ -1579,12 +1581,13 @@ def _zygote_program(job, iso, uid, program, data, bell, signals, control):
         "cwd": WORKDIR,
     }
     fds = [data.fileno(), bell.fileno()] + ([signals[1]] if signals else [])
-    return _zygotes.request(control, message, fds)
+    return _zygotes.ask(control, message, fds)
 
 
-def _zygote_grader(job, grader_uid, test_code, data, bell, control):
+def _zygote_grader(job, grader_uid, test_code, data, bell, control, program):
     """`_run_grader` by the grader's zygote: the test in a tmpfs of the child's own mount
-    namespace, the grader's uid; returns what it reports."""
+    namespace, the grader's uid; returns what it reports. `program`: the program's child's
+    reply socket, waited on here."""
     import _zygotes
 
     directory = job["zygote"]["dir"]
@@ -1600,9 +1603,15 @@ def _zygote_grader(job, grader_uid, test_code, data, bell, control):
     }
     read_end, write_end = os.pipe()
     try:
-        reply = _zygotes.request(control, message, [data.fileno(), bell.fileno(), write_end])
+        reply = _zygotes.ask(control, message, [data.fileno(), bell.fileno(), write_end])
     finally:
         os.close(write_end)
+    try:
+        _zygotes.ready(program)
+    except _zygotes.ZygoteError:
+        _zygotes.end(reply)
+        raise
+    _zygotes.ready(reply)
     chunks, size = [], 0
     while True:
         chunk = os.read(read_end, 65536)

@@ -173,9 +173,8 @@ def _start(role, directory, env_root, iso, space, bare):
     return zygote, ours
 
 
-def request(control_fd, message, fds):
-    """Ask a zygote for a child; its reply socket once the child is ready (its descriptors in
-    place, its uid, limits and filter set), else ZygoteError."""
+def ask(control_fd, message, fds):
+    """Ask a zygote for a child; the reply socket to wait on (`ready`) and end it by (`end`)."""
     import array
 
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -193,20 +192,25 @@ def request(control_fd, message, fds):
         theirs.close()
         os.close(mount)
         os.close(ipc)
-    ours.settimeout(_START_SECONDS)
+    return ours
+
+
+def ready(reply):
+    """Wait until the child `ask` asked for is ready (its descriptors in place, its uid, limits
+    and filter set), else end it and raise ZygoteError."""
+    reply.settimeout(_START_SECONDS)
     try:
-        answer = ours.recv(65536)
+        answer = reply.recv(65536)
     except socket.timeout:
         answer = b""
-    ours.settimeout(None)
+    reply.settimeout(None)
     if answer != b"ready":
         try:
             why = json.loads(answer.decode("utf-8", "replace"))["error"]
         except (ValueError, KeyError, TypeError):
             why = "no answer"
-        end(ours)
+        end(reply)
         raise ZygoteError("the zygote's child did not start: %s" % (why,))
-    return ours
 
 
 def end(reply):
