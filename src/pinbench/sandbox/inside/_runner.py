@@ -828,6 +828,14 @@ def _run_node(argv, result_fd=False, extra=()):
         argv + [str(write_end)] + list(extra), pass_fds=(write_end,), env=_node_env(), cwd=WORKDIR
     )
     os.close(write_end)
+    text = _read_result(read_end)
+    proc.wait()
+    return proc.returncode, text
+
+
+def _read_result(read_end):
+    """What a Node process of the harness wrote on its result pipe, to its end (the first
+    NODE_RESULT_BYTES kept); the pipe is closed."""
     chunks, size = [], 0
     while True:
         chunk = os.read(read_end, 65536)
@@ -837,8 +845,7 @@ def _run_node(argv, result_fd=False, extra=()):
             chunks.append(chunk)
         size += len(chunk)
     os.close(read_end)
-    proc.wait()
-    return proc.returncode, b"".join(chunks)[:NODE_RESULT_BYTES].decode("utf-8", "replace")
+    return b"".join(chunks)[:NODE_RESULT_BYTES].decode("utf-8", "replace")
 
 
 def _plain(text):
@@ -1538,17 +1545,9 @@ def _run_grader(job, iso, in_server, grader_uid, env_root, test_code, data, bell
         finally:
             os._exit(127)
     os.close(write_end)
-    chunks, size = [], 0
-    while True:
-        chunk = os.read(read_end, 65536)
-        if not chunk:
-            break
-        if size < NODE_RESULT_BYTES:
-            chunks.append(chunk)
-        size += len(chunk)
-    os.close(read_end)
+    text = _read_result(read_end)
     os.waitpid(child, 0)
-    return b"".join(chunks)[:NODE_RESULT_BYTES].decode("utf-8", "replace")
+    return text
 
 
 def _zygote_limits():
@@ -1612,17 +1611,9 @@ def _zygote_grader(job, grader_uid, test_code, data, bell, control, program):
         _zygotes.end(reply)
         raise
     _zygotes.ready(reply)
-    chunks, size = [], 0
-    while True:
-        chunk = os.read(read_end, 65536)
-        if not chunk:
-            break
-        if size < NODE_RESULT_BYTES:
-            chunks.append(chunk)
-        size += len(chunk)
-    os.close(read_end)
+    text = _read_result(read_end)
     _zygotes.end(reply)
-    return b"".join(chunks)[:NODE_RESULT_BYTES].decode("utf-8", "replace")
+    return text
 
 
 def _end_zygote_child(reply):

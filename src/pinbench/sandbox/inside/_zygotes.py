@@ -155,12 +155,7 @@ def _start(role, directory, env_root, iso, space, bare):
         os.close(told)
     if role == "program" and iso.get("pid"):
         os.waitpid(pid, 0)  # the intermediate; the zygote is now the server's child
-    ours.settimeout(_START_SECONDS)
-    try:
-        ready = ours.recv(64)
-    except socket.timeout:
-        ready = b""
-    ours.settimeout(None)
+    ready = _answer(ours, 64)
     if ready != b"ready" or not zygote:
         ours.close()
         if zygote:
@@ -171,6 +166,17 @@ def _start(role, directory, env_root, iso, space, bare):
         why = " (a pinned package starts threads)" if ready == b"threads" else ""
         raise ZygoteError("the %s zygote did not start%s" % (role, why))
     return zygote, ours
+
+
+def _answer(sock, size):
+    """The next message on `sock`, waited for up to _START_SECONDS (b"" if none came)."""
+    sock.settimeout(_START_SECONDS)
+    try:
+        return sock.recv(size)
+    except socket.timeout:
+        return b""
+    finally:
+        sock.settimeout(None)
 
 
 def ask(control_fd, message, fds):
@@ -198,12 +204,7 @@ def ask(control_fd, message, fds):
 def ready(reply):
     """Wait until the child `ask` asked for is ready (its descriptors in place, its uid, limits
     and filter set), else end it and raise ZygoteError."""
-    reply.settimeout(_START_SECONDS)
-    try:
-        answer = reply.recv(65536)
-    except socket.timeout:
-        answer = b""
-    reply.settimeout(None)
+    answer = _answer(reply, 65536)
     if answer != b"ready":
         try:
             why = json.loads(answer.decode("utf-8", "replace"))["error"]
