@@ -252,6 +252,9 @@ def test_nothing_crosses_from_one_execution_to_the_next(
     # would be: anything written there would be read by the next)
     pipes = {link for link in first["links"] if link.startswith(("pipe:", "socket:"))}
     assert not pipes & set(second["links"])
+    # nor any file of the harness's: the grader's secret, a proof pipe (the zygote once held
+    # the first job's, inherited at its start, and handed them to every child)
+    assert not any("secret" in link for link in first["links"] + second["links"])
 
 
 def test_a_program_ending_its_process_or_throwing_fails_cleanly(lodash3: NodeEnvironment) -> None:
