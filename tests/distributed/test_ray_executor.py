@@ -114,18 +114,42 @@ class SlowReference:
         return None
 
 
+class HeldReference(SlowReference):
+    """SlowReference whose samples from `first` on wait until `ready()`: the run's queue then
+    grows again once that holds, whatever the machine's load did to the timing before."""
+
+    def __init__(
+        self, problems: list[Problem], seconds: float, first: int, ready: Any, wait: float
+    ) -> None:
+        super().__init__(problems, seconds)
+        self._first, self._ready, self._wait = first, ready, wait
+
+    async def generate(self, request: Request) -> Generation:
+        if request.sample >= self._first:
+            deadline = time.monotonic() + self._wait
+            while not self._ready() and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+        return await super().generate(request)
+
+
 def test_a_node_killed_mid_run_loses_nothing(cluster: Any, tmp_path: Path) -> None:
     """The victim has a pinbench home of its own: it builds the environment itself when the
-    queue grows, takes executions, and dies with some in flight; they run again elsewhere."""
-    victim = add_node(cluster, home=tmp_path / "victim-home")
+    queue grows, takes executions, and dies with some in flight; they run again elsewhere.
+
+    Half of each problem's samples are asked for only once the victim's environment is built,
+    so that executions are still queued when it can take them, however long its build took."""
+    home = tmp_path / "victim-home"
+    victim = add_node(cluster, home=home)
     problems = _sample()
     config = RunConfig(model="slow-reference", dataset=str(SAMPLE), n=16, temperature=0.8)
     executor = RayExecutor(cluster.address, cache=False)
-    killed = threading.Event()
+    killed, finished, busy = threading.Event(), threading.Event(), threading.Event()
 
     def kill_when_busy() -> None:
-        deadline = time.monotonic() + 60
-        while executor.in_flight().get(victim.node_id, 0) == 0 and time.monotonic() < deadline:
+        while not finished.is_set():
+            if executor.in_flight().get(victim.node_id, 0):
+                busy.set()
+                break
             time.sleep(0.02)
         cluster.remove_node(victim, allow_graceful=False)  # SIGKILL: raylet and its workers
         killed.set()
@@ -135,22 +159,28 @@ def test_a_node_killed_mid_run_loses_nothing(cluster: Any, tmp_path: Path) -> No
     try:
         assert len(executor.nodes) == 3
         watcher.start()
-        model = SlowReference(problems, seconds=0.4)
+
+        def victim_built() -> bool:
+            return any(home.glob("envs/*/pinbench-env.json"))
+
+        model = HeldReference(problems, seconds=0.4, first=8, ready=victim_built, wait=240)
         items = [item_of(p) for p in problems]
         runner = Runner(config, items, model, store, executor, task=GenerationTask())
         summary = asyncio.run(runner.run())
         stats = executor.stats()
         samples = store.samples(summary.run_id)
     finally:
+        finished.set()
         watcher.join(timeout=90)
         executor.close()
         store.close()
     assert killed.is_set()
-    assert stats["nodes_lost"] == 1 and stats["retries"] >= 1
+    assert busy.is_set(), "the victim never took an execution"
+    assert stats.get("nodes_lost") == 1 and stats["retries"] >= 1
     keys = [(s.problem_id, s.sample) for s in samples]
     assert len(keys) == len(set(keys)) == len(problems) * 16  # each recorded, and once
     assert {s.status for s in samples} == {"passed"}
-    built = list((tmp_path / "victim-home" / "envs").glob("*/pinbench-env.json"))
+    built = list((home / "envs").glob("*/pinbench-env.json"))
     assert [p.parent.name for p in built] == [samples[0].env_key]  # its own build, same key
 
 
