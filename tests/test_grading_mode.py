@@ -124,6 +124,11 @@ def test_an_item_whose_reference_needs_one_process_is_graded_there_and_said_so(
         "visible": True,
     }
     assert "2 graded in-process, forgeable" in checked.output
+    why = {p["id"]: p["out_of_process"] for p in document["problems"]}
+    assert why["value"] is None and set(why["visible"]) == {"visible_test"}  # what failed
+    assert (
+        set(why["klass"]) == {"hidden_test"} and why["klass"]["hidden_test"]["status"] == "failed"
+    )
 
     cheat = "class Any:\n    def __eq__(self, other):\n        return True\n\n\ndef v():\n"
     cheat += "    return Any()\n"

@@ -103,6 +103,11 @@ class ProblemReport(BaseModel):
         description="graded in the program's own process (forgeable): under trusted grading "
         "the reference fails its hidden test out of process and passes in one",
     )
+    out_of_process: dict[str, Check] | None = Field(
+        default=None,
+        description="in-process problems: the reference's failing checks out of process (why "
+        "it needed the program's own process)",
+    )
 
     repeats: Repeats | None = Field(
         default=None, description="`--repeat N`: the hidden test's outcomes over N+1 runs"
@@ -341,6 +346,7 @@ def check_problem(
         in_process = _in_process(problem)
         again, checks_again = _reference_tests(service, env, in_process, cap, preload)
         if all(c.ok for c in checks_again.values()):  # they need the program's objects
+            report.out_of_process = {k: c for k, c in checks.items() if not c.ok}
             problem, hidden, checks = in_process, again, checks_again
             report.in_process = True
     report.calibration = Calibration(reference_seconds=hidden.seconds, cap_seconds=cap.wall_seconds)

@@ -402,3 +402,35 @@ def test_a_library_exceptions_attributes_never_reach_its_descriptors(codec) -> N
         exc = _remote_grader(codec).decode(message)
     assert type(exc) is ValueError and exc.args == ("bad",)
     assert exc.__dict__ == {"__class__": int, "detail": "d"}
+
+
+def test_numpy_scalar_types_and_dtypes_cross_as_numpys_own(codec) -> None:
+    """`np.float32` and `dtype('int32')` (an instance of `numpy.dtype[int32]` since numpy 1.20)
+    are values: a test comparing a program's dtype or scalar type with its own gets numpy's
+    objects, not handles that equal nothing."""
+    import numpy as np
+
+    values = [np.float32, np.complex128, np.integer, np.bool_, np.str_, np.dtype("int32")]
+    values += [np.dtype("M8[ns]"), {"kind": np.dtype(np.float64)}]
+    crossed = _cross(codec, values)
+    assert crossed == values
+    assert all(a is b for a, b in zip(crossed[:5], values[:5], strict=True))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [["nptype", "ndarray"], ["nptype", "__class__"], ["nptype", "float_info"], ["nptype", 3]],
+)
+def test_only_numpys_scalar_types_are_named(codec, message) -> None:
+    with pytest.raises(codec[0].BadMessage):
+        _forged(codec, message)
+
+
+def test_a_class_named_like_a_builtin_is_not_the_builtin(codec) -> None:
+    """Builtin classes cross by name; another module's class of the same name (numpy 2's
+    `np.bool`, a program's own `str`) is not that builtin."""
+    import numpy as np
+
+    own = type("str", (), {"__module__": "builtins"})
+    assert _cross(codec, [bool, np.bool_]) == [bool, np.bool_]
+    assert _cross(codec, own) is not str

@@ -14,6 +14,7 @@ size and depth, decoded strictly; anything else raises `BadMessage`, which fails
 """
 
 import base64
+import builtins
 import json
 import socket
 import struct
@@ -175,6 +176,8 @@ _BUILTIN_TYPES = (
     "int", "float", "str", "bytes", "bool", "list", "tuple", "dict", "set", "frozenset",
     "complex", "bytearray", "object", "type", "range", "slice",
 )  # fmt: skip
+# The classes themselves: another module's class named `str` is not one (it is a handle).
+_BUILTIN_CLASSES = frozenset(getattr(builtins, name) for name in _BUILTIN_TYPES)
 
 
 class Endpoint(object):
@@ -385,8 +388,10 @@ class Endpoint(object):
             fields = list(t._fields)
             if all(isinstance(f, str) for f in fields) and len(fields) == len(obj):
                 return ["NT", t.__name__, fields, [self.encode(x, d) for x in obj]]
-        if isinstance(obj, type) and module == "builtins" and obj.__name__ in _BUILTIN_TYPES:
+        if isinstance(obj, type) and obj in _BUILTIN_CLASSES:
             return ["type", obj.__name__]
+        if isinstance(obj, type) and _numpy_type_name(obj) is not None:
+            return ["nptype", obj.__name__]
         if type(obj).__name__ == "module" and self.policy is not None:
             return self.policy.encode_module(obj)
         return None
@@ -403,7 +408,8 @@ class Endpoint(object):
             return ["nd", obj.dtype.str, list(obj.shape), _b64(obj.tobytes())] + flags
         if isinstance(obj, np.generic) and not obj.dtype.hasobject and obj.dtype.fields is None:
             return ["np", obj.dtype.str, _b64(obj.tobytes())]
-        if t is np.dtype and not obj.hasobject and obj.fields is None:
+        # numpy 1.20+ makes each dtype an instance of a subclass (`numpy.dtype[float64]`)
+        if isinstance(obj, np.dtype) and not obj.hasobject and obj.fields is None:
             return ["npdt", obj.str]
         return None
 
@@ -531,9 +537,7 @@ class Endpoint(object):
             return ["DQ", [self.encode(x, d) for x in obj], obj.maxlen]
         if t is collections.defaultdict:
             factory = obj.default_factory
-            if factory is not None and not (
-                isinstance(factory, type) and factory.__module__ == "builtins"
-            ):
+            if factory is not None and factory not in _BUILTIN_CLASSES:
                 return None
             name = None if factory is None else factory.__name__
             return ["DD", name, [[self.encode(k, d), self.encode(v, d)] for k, v in obj.items()]]
@@ -961,15 +965,30 @@ def _namedtuple(ep, rest, d):
 _NAMEDTUPLES = {}
 
 
-def _builtin_type(ep, rest, d):
-    import builtins
+def _numpy_type_name(klass):
+    """The name numpy's namespace has `klass` under when it is one of numpy's scalar types
+    (`np.float32`, `np.integer`), else None. Read from the module's dict: no `__getattr__`."""
+    np = _module("numpy")
+    name = getattr(klass, "__name__", None)
+    if np is None or not isinstance(name, str) or vars(np).get(name) is not klass:
+        return None
+    return name if issubclass(klass, np.generic) else None
 
+
+def _numpy_type(ep, rest, d):
+    np = _decoding_module("numpy")
+    _want(np is not None and len(rest) == 1 and isinstance(rest[0], str), "bad numpy type")
+    found = vars(np).get(rest[0])
+    _want(isinstance(found, type) and _numpy_type_name(found) == rest[0], "bad numpy type")
+    return found
+
+
+def _builtin_type(ep, rest, d):
     _want(len(rest) == 1 and rest[0] in _BUILTIN_TYPES, "bad type")
     return getattr(builtins, rest[0])
 
 
 def _defaultdict(ep, rest, d):
-    import builtins
     import collections
 
     _want(len(rest) == 2 and (rest[0] is None or rest[0] in _BUILTIN_TYPES), "bad defaultdict")
@@ -1166,6 +1185,7 @@ _DECODERS = {
     "V": _decode_value,
     "EN": _decode_enum,
     "type": _builtin_type,
+    "nptype": _numpy_type,
 }
 
 
