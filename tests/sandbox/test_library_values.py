@@ -181,7 +181,8 @@ def test_shared_parts_of_a_refused_value_keep_their_numbers(codec) -> None:
     message = ["L", [foreign, ["@", 0], ["@", 1]]]
     got = _remote_grader(codec).decode(message)
     assert type(got[0]) is _remote.RefusedValue and got[1] == part and got[2] is got[0]
-    assert program.encode([part, part]) == ["L", [["L", [1, 2]], ["@", 0]]]
+    lent = ["K", 1, ["L", [["L", [1, 2]], ["@", 0]]]]  # the outer list keeps a token
+    assert program.encode([part, part]) == lent
 
 
 @pytest.mark.parametrize("message", [["@", 0], ["L", [["@", 0]]], ["L", [["L", []], ["@", 1]]]])
@@ -434,3 +435,46 @@ def test_a_class_named_like_a_builtin_is_not_the_builtin(codec) -> None:
     own = type("str", (), {"__module__": "builtins"})
     assert _cross(codec, [bool, np.bool_]) == [bool, np.bool_]
     assert _cross(codec, own) is not str
+
+
+def _wire(sender: Any, receiver: Any, value: object) -> Any:
+    """`value` from one endpoint to the other, through JSON as on the channel."""
+    import json
+
+    return receiver.decode(json.loads(json.dumps(sender.encode(value))))
+
+
+def test_a_copy_handed_back_unchanged_is_the_original(codec) -> None:
+    """What the grader lends comes back as its own object while unchanged (a mock asserting
+    it was called with the test's array compares the array with itself); a changed copy, or
+    one the lender no longer keeps, comes back as a copy."""
+    import numpy as np
+
+    _remote = codec[0]
+    grader, program = _remote_grader(codec), _remote.Endpoint(None, trusting=True)
+    arr, rows, table = np.arange(3.0), [1, [2]], {"k": {1, 2}}
+    got = _wire(grader, program, (arr, rows, table, arr))
+    assert got[0] is got[3] and got[0] is not arr
+    back = _wire(program, grader, list(got))
+    assert back[0] is arr and back[1] is rows and back[2] is table and back[3] is arr
+    got[1][1].append(3)
+    changed = _wire(program, grader, got[1])
+    assert changed == [1, [2, 3]] and changed is not rows and rows == [1, [2]]
+    for _ in range(_remote.LENT):  # the grader keeps only the last LENT it lent
+        _wire(grader, program, [0])
+    assert _wire(program, grader, got[2]) == table and _wire(program, grader, got[2]) is not table
+
+
+@pytest.mark.parametrize(
+    "message",
+    [["O", 1], ["O", 1, ["T", []]], ["O", "1", ["L", []]], ["K", 1, ["H", 1, {}]], ["K", 1]],
+)
+def test_malformed_lent_and_returned_values_are_refused(codec, message) -> None:
+    with pytest.raises(codec[0].BadMessage):
+        _forged(codec, message)
+
+
+def test_a_token_of_nothing_lent_is_only_a_copy(codec) -> None:
+    """The program names a token the grader never gave it: it gets its own copy, no object of
+    the grader's."""
+    assert _forged(codec, ["O", 12345, ["L", [1, 2]]]) == [1, 2]

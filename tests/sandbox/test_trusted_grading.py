@@ -545,3 +545,27 @@ def test_operators_on_the_other_sides_objects_work_both_ways(run: Run) -> None:
     )
     result = _pytest(run, program, test)
     assert result.status is Status.PASSED, result
+
+
+def test_a_value_handed_back_unchanged_is_the_tests_own(run: Run) -> None:
+    """Not an attack: a list or dict the test passes and the program hands back unchanged is
+    the test's own object again (`is` holds; a mock called with it was called with it), as in
+    one process. One the program changed comes back as the program's copy."""
+    program = (
+        "def same(x):\n    return x\n"
+        "def call(cb, x):\n    return cb(x)\n"
+        "def grow(x):\n    x.append(3)\n    return x\n"
+    )
+    test = (
+        "from unittest import mock\nfrom sample_x import same, call, grow\n"
+        "def test_f():\n"
+        "    data, table = [1, [2]], {'k': [1]}\n"
+        "    assert same(data) is data and same(table) is table\n"
+        "    assert same((data, table))[0] is data\n"
+        "    m = mock.Mock(return_value=7)\n"
+        "    assert call(m, data) == 7 and m.call_args[0][0] is data\n"
+        "    grown = grow(data)\n"
+        "    assert grown == [1, [2], 3] and grown is not data and data == [1, [2]]\n"
+    )
+    result = _pytest(run, program, test)
+    assert result.status is Status.PASSED, result

@@ -6,8 +6,10 @@ Values cross as inert data: a strict, tagged JSON codec that can build builtins,
 standard-library value types, numpy arrays and scalars, pandas frames, series, indexes and
 timestamps, torch tensors, and copies of the pinned libraries' own plain objects and enum
 members (`_values`: rebuilt without running any code of their class), and nothing else: no
-pickle, no constructor of a class named by the sender ever runs. Anything else stays where it lives and crosses as a *handle*; the other
-side holds a proxy whose operations are requests to the owner. The grader's proxies of program
+pickle, no constructor of a class named by the sender ever runs. A copy keeps a token: handed
+back unchanged, it is the lender's own object again (["K"]/["O"], `Endpoint._lend`). Anything
+else stays where it lives and crosses as a *handle*; the other side holds a proxy whose
+operations are requests to the owner. The grader's proxies of program
 objects compare by identity only and have no truth value: the program never answers a
 comparison the grader makes. Every message from the program's process is untrusted: bounded in
 size and depth, decoded strictly; anything else raises `BadMessage`, which fails the sample.
@@ -15,6 +17,7 @@ size and depth, decoded strictly; anything else raises `BadMessage`, which fails
 
 import base64
 import builtins
+import collections
 import json
 import socket
 import struct
@@ -24,6 +27,7 @@ import threading
 import _values
 
 MAX_FRAME = 256 << 20
+LENT = 64  # values each side keeps to take back as its own (`Endpoint._lend`)
 MAX_DEPTH = 100
 MAX_NODES = 4 << 20
 _HEADER = struct.Struct(">I")
@@ -204,6 +208,12 @@ class Endpoint(object):
         self.copying = set()  # ids of library values being copied (a cycle is a handle)
         self.sent = ({}, [])  # this value's shared parts: id -> index, and the objects
         self.got = []  # the shared parts of the value being decoded, by index
+        # the last LENT values this side sent as copies, token -> value (what ["O"] names)
+        self.lent = collections.OrderedDict()
+        self.next_token = 1
+        # the last LENT copies of the other side's values: id(copy) -> (copy, token, encoding)
+        self.borrowed = collections.OrderedDict()
+        self.lending = False  # encoding the parts of a value being lent (only it has a token)
 
     # ------------------------------------------------------------------ encoding
 
@@ -230,6 +240,47 @@ class Endpoint(object):
                 self.sent = saved
         return self._encode(obj, depth)
 
+    def _lend(self, obj, depth):
+        """A list, dict, set, array, frame or library value crosses as a copy with a token
+        (["K", token, value]); the outermost one only, its parts encoded afresh (its shared
+        references are its own), then it counts as a shared part of the enclosing value. When
+        the other side hands the copy back unchanged, it names the token (["O", token]) and
+        this side gets its own object again, as one process would: a mock called with the
+        test's array is called with that array, `f(resp) is resp` holds."""
+        if self._shared(obj) is not None:
+            return self._shared(obj)
+        saved, self.sent, self.lending = self.sent, ({}, []), True
+        try:
+            inner = self._encode(obj, depth)
+        finally:
+            self.sent, self.lending = saved, False
+        if inner[0] not in _LENT_TAGS:
+            return inner
+        token = self.next_token
+        self.next_token += 1
+        _remember(self.lent, token, obj)
+        return self._done(obj, ["K", token, inner])
+
+    def _returned(self, obj, depth):
+        """["O", token, value] for a copy the other side lent us, when it is as it came: the
+        other side takes its own object, or the copy when it no longer keeps that."""
+        copy, token, encoded = self.borrowed[id(obj)]
+        if copy is not obj:
+            return None
+        saved, lending = self.sent, self.lending
+        self.sent, self.lending = ({}, []), True
+        del self.borrowed[id(obj)]  # encoded as it is now, not as a reference to itself
+        try:
+            now = self._encode(obj, depth)
+        except (ValueError, RecursionError):
+            return None
+        finally:
+            self.sent, self.lending = saved, lending
+            self.borrowed[id(obj)] = (copy, token, encoded)
+        if not _same(now, encoded):
+            return None
+        return self._done(obj, ["O", token, now])
+
     def _shared(self, obj):
         index = self.sent[0].get(id(obj))
         return None if index is None else ["@", index]
@@ -245,6 +296,12 @@ class Endpoint(object):
         t = type(obj)
         if obj is None or t is bool or t is int or t is str or t is float:
             return obj
+        if self.borrowed and id(obj) in self.borrowed:
+            back = self._returned(obj, depth)
+            if back is not None:
+                return back
+        if not self.lending and _lendable(t):
+            return self._lend(obj, depth)
         d = depth + 1
         if t is list or t is dict or t is set:
             shared = self._shared(obj)
@@ -965,6 +1022,17 @@ def _namedtuple(ep, rest, d):
 _NAMEDTUPLES = {}
 
 
+# What a lent value can be (`Endpoint._lend`): the copies that have an identity to keep.
+_LENT_TAGS = frozenset(("L", "D", "S", "nd", "ndo", "V", "pdDF", "pdS"))
+
+
+def _lendable(t):
+    if t is list or t is dict or t is set:
+        return True
+    root = (getattr(t, "__module__", "") or "").split(".", 1)[0]
+    return root == "numpy" or root == "pandas" or _values.copyable_type(t)
+
+
 def _numpy_type_name(klass):
     """The name numpy's namespace has `klass` under when it is one of numpy's scalar types
     (`np.float32`, `np.integer`), else None. Read from the module's dict: no `__getattr__`."""
@@ -1119,6 +1187,60 @@ def _decode_local(ep, rest, d):
     return ep._local(rest[0])
 
 
+def _decode_lent(ep, rest, d):
+    """A copy of a value the other side keeps the original of (`Endpoint._lend`)."""
+    _want(len(rest) == 2 and type(rest[0]) is int and isinstance(rest[1], list), "bad lent value")
+    _want(bool(rest[1]) and rest[1][0] in _LENT_TAGS, "bad lent value")
+    saved, ep.got = ep.got, []
+    try:
+        obj = ep._decode(rest[1], d)
+    finally:
+        ep.got = saved
+    if type(obj) is not Proxy:
+        _remember(ep.borrowed, id(obj), (obj, rest[0], rest[1]))
+    return ep._got(obj)
+
+
+def _decode_returned(ep, rest, d):
+    """One of our own values, handed back unchanged (or its copy, once we no longer keep it)."""
+    _want(len(rest) == 2 and type(rest[0]) is int and isinstance(rest[1], list), "bad value")
+    _want(bool(rest[1]) and rest[1][0] in _LENT_TAGS, "bad returned value")
+    own = ep.lent.get(rest[0])
+    if own is not None:
+        return ep._got(own)
+    saved, ep.got = ep.got, []
+    try:
+        obj = ep._decode(rest[1], d)
+    finally:
+        ep.got = saved
+    return ep._got(obj)
+
+
+def _remember(table, key, value):
+    table[key] = value
+    while len(table) > LENT:
+        table.popitem(last=False)
+
+
+def _same(now, before):
+    """Whether a copy's encoding now is the one it came with (JSON's text tells 1 from True
+    and 1.0); a handle then (["H", id, info]) is a reference now (["R", id]), and the other way
+    round."""
+    if now == before:
+        return _dumps(now) == _dumps(before)
+    return _same_parts(now, before)
+
+
+def _same_parts(now, before):
+    if type(now) is not list or type(before) is not list:
+        return _dumps(now) == _dumps(before)
+    if len(now) == 2 and len(before) == 3 and now[0] == "R" and before[0] == "H":
+        return type(before[2]) is dict and now[1] == before[1]
+    if len(now) == 3 and len(before) == 2 and now[0] == "H" and before[0] == "R":
+        return type(now[2]) is dict and now[1] == before[1]
+    return len(now) == len(before) and all(_same_parts(a, b) for a, b in zip(now, before))
+
+
 def _decode_shared(ep, rest, d):
     _want(len(rest) == 1 and type(rest[0]) is int and 0 <= rest[0] < len(ep.got), "bad reference")
     return ep.got[rest[0]]
@@ -1131,6 +1253,8 @@ _DECODERS = {
     "F": lambda ep, rest, d: _hashable(frozenset, ep._items(rest, d)),
     "D": lambda ep, rest, d: ep._got(_hashable(dict, ep._pairs(rest, d))),
     "@": _decode_shared,
+    "K": _decode_lent,
+    "O": _decode_returned,
     "OD": lambda ep, rest, d: _hashable(_ordered_dict, ep._pairs(rest, d)),
     "CNT": lambda ep, rest, d: _hashable(_counter, ep._pairs(rest, d)),
     "DD": _defaultdict,
