@@ -478,3 +478,68 @@ def test_a_token_of_nothing_lent_is_only_a_copy(codec) -> None:
     """The program names a token the grader never gave it: it gets its own copy, no object of
     the grader's."""
     assert _forged(codec, ["O", 12345, ["L", [1, 2]]]) == [1, 2]
+
+
+def test_what_a_call_did_to_its_arguments_is_done_to_the_lenders_values(codec) -> None:
+    """Call by copy-restore: the program appends to the test's list, fills its array, and
+    raises; the test's own objects show it, and a value handed back is the test's own."""
+    import socket
+    import threading
+
+    import numpy as np
+
+    _remote = codec[0]
+    ours, theirs = socket.socketpair()
+    grader, program = _remote.Endpoint(ours, trusting=False), _remote.Endpoint(theirs, True)
+    program.handlers["grow"] = lambda ep, x: x.append(3)
+    program.handlers["fill"] = lambda ep, x: (x.fill(7), x)[1]
+    program.handlers["boom"] = lambda ep, x: (x.update(k=2), 1 / 0)
+    program.handlers["edit"] = lambda ep, p, s: (setattr(p, "b", 9), setattr(s, "x", 8), s)[-1]
+    threading.Thread(target=program.serve_forever, daemon=True).start()
+    data, arr, table = [1, 2], np.zeros(3), {"k": 1}
+    assert grader.request("grow", data) is None and data == [1, 2, 3]
+    assert grader.request("fill", arr) is arr and arr.tolist() == [7.0, 7.0, 7.0]
+    with pytest.raises(ZeroDivisionError):
+        grader.request("boom", table)
+    assert table == {"k": 2}
+    lib = codec[2]
+    plain, slotted = lib.Plain(1, 2), lib.Slotted(1, 2)
+    assert grader.request("edit", plain, slotted) is slotted  # a library value, slots and all
+    assert (plain.a, plain.b, slotted.x, slotted.y()) == (1, 9, 8, 2)
+    ours.close()
+
+
+@pytest.mark.parametrize(
+    "changes", [[[1, ["T", []]]], [["1", ["L", []]]], [[1]], "x", [[1, ["H", 1, {}]]]]
+)
+def test_malformed_changes_are_refused(codec, changes) -> None:
+    with pytest.raises(codec[0].BadMessage):
+        _remote_grader(codec)._take_changes(changes)
+
+
+def test_changes_to_values_never_lent_change_nothing(codec) -> None:
+    grader = _remote_grader(codec)
+    grader._take_changes([[777, ["L", [1]]]])
+    assert not grader.lent
+
+
+def test_in_memory_files_cross_with_their_content_and_position(codec) -> None:
+    import io
+
+    raw, text = io.BytesIO(b"test data"), io.StringIO("héllo")
+    raw.seek(4)
+    text.seek(2)
+    got = _cross(codec, [raw, text])
+    assert type(got[0]) is io.BytesIO and got[0].getvalue() == b"test data"
+    assert got[0].read() == b" data" and type(got[1]) is io.StringIO and got[1].read() == "llo"
+    closed = io.BytesIO(b"x")
+    closed.close()
+    assert type(_cross(codec, closed)) is codec[0].Proxy  # a closed one stays where it is
+
+
+@pytest.mark.parametrize(
+    "message", [["bio", "***", 0], ["bio", "eA==", -1], ["sio", 5, 0], ["sio", "x"]]
+)
+def test_malformed_memory_files_are_refused(codec, message) -> None:
+    with pytest.raises(codec[0].BadMessage):
+        _forged(codec, message)

@@ -547,25 +547,28 @@ def test_operators_on_the_other_sides_objects_work_both_ways(run: Run) -> None:
     assert result.status is Status.PASSED, result
 
 
-def test_a_value_handed_back_unchanged_is_the_tests_own(run: Run) -> None:
-    """Not an attack: a list or dict the test passes and the program hands back unchanged is
-    the test's own object again (`is` holds; a mock called with it was called with it), as in
-    one process. One the program changed comes back as the program's copy."""
+def test_the_tests_values_keep_their_identity_and_the_programs_changes(run: Run) -> None:
+    """Not an attack: a list or dict the test passes and the program hands back is the test's
+    own object again (`is` holds; a mock called with it was called with it), and what the
+    program did to it during the call is done to the test's object, as in one process."""
     program = (
         "def same(x):\n    return x\n"
         "def call(cb, x):\n    return cb(x)\n"
         "def grow(x):\n    x.append(3)\n    return x\n"
+        "def fill(x, table):\n    x[0] = 9\n    table['new'] = 1\n    raise KeyError('k')\n"
     )
     test = (
-        "from unittest import mock\nfrom sample_x import same, call, grow\n"
+        "import pytest\nfrom unittest import mock\nfrom sample_x import same, call, grow, fill\n"
         "def test_f():\n"
         "    data, table = [1, [2]], {'k': [1]}\n"
         "    assert same(data) is data and same(table) is table\n"
         "    assert same((data, table))[0] is data\n"
         "    m = mock.Mock(return_value=7)\n"
         "    assert call(m, data) == 7 and m.call_args[0][0] is data\n"
-        "    grown = grow(data)\n"
-        "    assert grown == [1, [2], 3] and grown is not data and data == [1, [2]]\n"
+        "    assert grow(data) is data and data == [1, [2], 3]\n"
+        "    with pytest.raises(KeyError):\n"
+        "        fill(data, table)\n"
+        "    assert data == [9, [2], 3] and table == {'k': [1], 'new': 1}\n"
     )
     result = _pytest(run, program, test)
     assert result.status is Status.PASSED, result

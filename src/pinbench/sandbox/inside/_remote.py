@@ -213,7 +213,8 @@ class Endpoint(object):
         self.next_token = 1
         # the last LENT copies of the other side's values: id(copy) -> (copy, token, encoding)
         self.borrowed = collections.OrderedDict()
-        self.lending = False  # encoding the parts of a value being lent (only it has a token)
+        self.lending = False  # encoding the parts of a lent value, or to compare: no tokens
+        self.receiving = None  # while decoding a request's arguments: the copies they lent us
 
     # ------------------------------------------------------------------ encoding
 
@@ -243,10 +244,11 @@ class Endpoint(object):
     def _lend(self, obj, depth):
         """A list, dict, set, array, frame or library value crosses as a copy with a token
         (["K", token, value]); the outermost one only, its parts encoded afresh (its shared
-        references are its own), then it counts as a shared part of the enclosing value. When
-        the other side hands the copy back unchanged, it names the token (["O", token]) and
-        this side gets its own object again, as one process would: a mock called with the
-        test's array is called with that array, `f(resp) is resp` holds."""
+        references are its own), then it counts as a shared part of the enclosing value. When the other side hands the copy back unchanged, it names the token
+        (["O", token, value]) and this side gets its own object again, as one process would: a
+        mock called with the test's array is called with that array, `f(resp) is resp`
+        holds. What a call did to the copies of its arguments comes back with its answer and
+        is done to the originals (`_changes`)."""
         if self._shared(obj) is not None:
             return self._shared(obj)
         saved, self.sent, self.lending = self.sent, ({}, []), True
@@ -260,6 +262,42 @@ class Endpoint(object):
         self.next_token += 1
         _remember(self.lent, token, obj)
         return self._done(obj, ["K", token, inner])
+
+    def _changes(self, received):
+        """[[token, value now]] for the copies a request's arguments lent us that its handling
+        changed (the lender updates its own objects: a list the test passed was appended to,
+        as in one process); they count as unchanged from here on."""
+        changes = []
+        for copy, token in received:
+            entry = self.borrowed.get(id(copy))
+            if entry is None or entry[0] is not copy:
+                continue
+            saved, lending = self.sent, self.lending
+            self.sent, self.lending = ({}, []), True
+            del self.borrowed[id(copy)]
+            try:
+                now = self._encode(copy, 0)
+            except (ValueError, RecursionError):
+                now = None
+            finally:
+                self.sent, self.lending = saved, lending
+                self.borrowed[id(copy)] = entry
+            if now is not None and not _same(now, entry[2]):
+                changes.append([token, now])
+                self.borrowed[id(copy)] = (copy, token, now)
+        return changes
+
+    def _take_changes(self, changes):
+        """Apply the other side's `_changes` to the values this side lent it, in place."""
+        _want(isinstance(changes, list), "bad changes")
+        for change in changes:
+            _want(isinstance(change, list) and len(change) == 2, "bad change")
+            token, encoded = change
+            _want(type(token) is int and isinstance(encoded, list) and encoded, "bad change")
+            _want(encoded[0] in _LENT_TAGS, "bad change")
+            own = self.lent.get(token)
+            if own is not None:
+                _restore(own, self.decode(encoded))
 
     def _returned(self, obj, depth):
         """["O", token, value] for a copy the other side lent us, when it is as it came: the
@@ -430,6 +468,8 @@ class Endpoint(object):
             return self._encode_torch(obj, d)
         if root in ("datetime", "decimal", "fractions", "uuid", "pathlib", "collections"):
             return self._encode_stdlib(obj, t, root, d)
+        if root == "_io" or root == "io":
+            return _encode_memory_file(obj, t)
         if t is range:
             return ["range", obj.start, obj.stop, obj.step]
         if t is slice:
@@ -755,6 +795,8 @@ class Endpoint(object):
                 if "re" in message:
                     _want(message["re"] == rid, "an answer to no question")
                     self.nodes = 0
+                    if "ch" in message:  # before the answer, which may be one of them
+                        self._take_changes(message["ch"])
                     if "err" in message:
                         raise self.decode_exception(self._exc_body(message["err"]))
                     _want("ok" in message, "an answer without a value")
@@ -779,10 +821,15 @@ class Endpoint(object):
             _want(op in self.notifications, "unknown notification")
             self.handlers[op](self, *[self.decode(a) for a in args])
             return
+        received = []
         try:
             handler = self.handlers.get(op) or _OPS.get(op)
             _want(handler is not None, "unknown operation %r" % (op[:30],))
-            values = [self.decode(a) for a in args]
+            self.receiving = received = []
+            try:
+                values = [self.decode(a) for a in args]
+            finally:
+                self.receiving = None
             if self.policy is not None:
                 self.policy.check(op, values)
             if self.around_serve is not None:
@@ -790,6 +837,7 @@ class Endpoint(object):
                     result = handler(self, *values)
             else:
                 result = handler(self, *values)
+            changes = self._changes(received)
             try:
                 reply = {"re": rid, "ok": self.encode(result)}
             except (ValueError, RecursionError) as exc:
@@ -799,7 +847,10 @@ class Endpoint(object):
         except BaseException as exc:  # the operation's own error is the answer
             if isinstance(exc, KeyboardInterrupt) and not self.trusting:
                 exc = RuntimeError("%s in the grader" % type(exc).__name__)
+            changes = self._changes(received) if received else []
             reply = {"re": rid, "err": self.encode_exception(exc)}
+        if changes:
+            reply["ch"] = changes
         with self.lock:
             self._send(reply)
 
@@ -1071,6 +1122,36 @@ def _deque(ep, rest, d):
     return collections.deque(ep._items(rest[:1], d), rest[1])
 
 
+def _encode_memory_file(obj, t):
+    """An in-memory file (io.BytesIO, io.StringIO, not a subclass) as its content and position;
+    a closed one is a handle."""
+    import io
+
+    if t is not io.BytesIO and t is not io.StringIO:
+        return None
+    try:
+        content, position = obj.getvalue(), obj.tell()
+    except ValueError:
+        return None
+    if t is io.BytesIO:
+        return ["bio", _b64(content), position]
+    return ["sio", content, position]
+
+
+def _memory_file(ep, rest, d):
+    import io
+
+    _want(len(rest) == 3 and type(rest[2]) is int and rest[2] >= 0, "bad memory file")
+    kind, content, position = rest
+    if kind == "bio":
+        made = io.BytesIO(_unb64(content))
+    else:
+        _want(isinstance(content, str), "bad memory file")
+        made = io.StringIO(content)
+    made.seek(position)
+    return made
+
+
 def _path(ep, rest, d):
     import pathlib
 
@@ -1198,6 +1279,8 @@ def _decode_lent(ep, rest, d):
         ep.got = saved
     if type(obj) is not Proxy:
         _remember(ep.borrowed, id(obj), (obj, rest[0], rest[1]))
+        if ep.receiving is not None:
+            ep.receiving.append((obj, rest[0]))
     return ep._got(obj)
 
 
@@ -1214,6 +1297,48 @@ def _decode_returned(ep, rest, d):
     finally:
         ep.got = saved
     return ep._got(obj)
+
+
+def _restore(own, new):
+    """`own` (a value this side lent) made what the other side's copy became, in place, where
+    its kind allows: list, dict and set contents, an array of the same shape and dtype, a
+    library value's attributes. Otherwise it stays as it was (a returned copy is then a copy)."""
+    t = type(own)
+    if t is not type(new):
+        return
+    if t is list:
+        own[:] = new
+    elif t is dict or t is set:
+        own.clear()
+        own.update(new)
+    elif (getattr(t, "__module__", "") or "").split(".", 1)[0] == "numpy":
+        np = _module("numpy")
+        if (
+            np is not None
+            and t is np.ndarray
+            and own.shape == new.shape
+            and own.dtype == new.dtype
+            and own.flags.writeable
+        ):
+            own[...] = new
+    elif _values.copyable_type(t):
+        layout = _values.layout(t)
+        if layout is None or layout[0] is not object:
+            return
+        for member in layout[1]:  # slots: their descriptors, C code only
+            try:
+                value = member.__get__(new, t)
+            except AttributeError:
+                try:
+                    member.__delete__(own)
+                except AttributeError:
+                    pass
+            else:
+                member.__set__(own, value)
+        if type(getattr(own, "__dict__", None)) is dict:
+            fields = getattr(new, "__dict__", None)
+            vars(own).clear()
+            vars(own).update(fields if type(fields) is dict else {})
 
 
 def _remember(table, key, value):
@@ -1302,6 +1427,8 @@ _DECODERS = {
     "frac": _decode_simple(lambda n, m: _fraction()(n, m), 2, (int,)),
     "uuid": _decode_simple(lambda h: _uuid()(hex=h), 1, (str,)),
     "path": _path,
+    "bio": lambda ep, rest, d: _memory_file(ep, ["bio"] + rest, d),
+    "sio": lambda ep, rest, d: _memory_file(ep, ["sio"] + rest, d),
     "range": _decode_simple(range, 3, (int,)),
     "slice": _decode_slice,
     "...": lambda ep, rest, d: Ellipsis if not rest else _want(False, "bad value"),
@@ -1388,10 +1515,12 @@ def _op_delattr(ep, target, name):
     delattr(target, name)
 
 
-def _op_call(ep, target, args, kwargs):
-    _want(type(args) is tuple and type(kwargs) is dict, "bad call")
-    _want(all(isinstance(k, str) for k in kwargs), "bad call")
-    return target(*args, **kwargs)
+def _op_call(ep, target, args, named):
+    """A call; its keyword arguments come as (name, value) pairs, so that each value is lent
+    on its own (`Endpoint._lend`): a callee's `**kwargs` is a dict of its own anyway."""
+    _want(type(args) is tuple and type(named) is tuple, "bad call")
+    _want(all(type(p) is tuple and len(p) == 2 and type(p[0]) is str for p in named), "bad call")
+    return target(*args, **dict(named))
 
 
 def _binop(ep, target, name, other):
@@ -1486,7 +1615,7 @@ class Proxy(object):
         self._pb("delattr", name)
 
     def __call__(self, *args, **kwargs):
-        return self._pb("call", args, kwargs)
+        return self._pb("call", args, tuple(kwargs.items()))
 
     def __getitem__(self, key):
         return self._pb("getitem", key)
