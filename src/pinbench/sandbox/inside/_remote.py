@@ -215,6 +215,7 @@ class Endpoint(object):
         self.borrowed = collections.OrderedDict()
         self.lending = False  # encoding the parts of a lent value, or to compare: no tokens
         self.receiving = None  # while decoding a request's arguments: the copies they lent us
+        self.handles_decoded = 0  # how many handles decoding has met (a change that has one)
 
     # ------------------------------------------------------------------ encoding
 
@@ -296,8 +297,14 @@ class Endpoint(object):
             _want(type(token) is int and isinstance(encoded, list) and encoded, "bad change")
             _want(encoded[0] in _LENT_TAGS, "bad change")
             own = self.lent.get(token)
-            if own is not None:
-                _restore(own, self.decode(encoded))
+            if own is None:
+                continue
+            handles = self.handles_decoded
+            new = self.decode(encoded)
+            # A state holding an object that stays over there (a view of the copy itself, as
+            # networkx caches them) would tie ours to the other process: it stays as it was.
+            if self.handles_decoded == handles:
+                _restore(own, new)
 
     def _returned(self, obj, depth):
         """["O", token, value] for a copy the other side lent us, when it is as it came: the
@@ -688,6 +695,7 @@ class Endpoint(object):
 
     def _proxy(self, rest):
         _want(len(rest) == 2 and type(rest[0]) is int and isinstance(rest[1], dict), "bad handle")
+        self.handles_decoded += 1
         hid, info = rest
         found = self.proxies.get(hid)
         if found is not None:
