@@ -525,7 +525,7 @@ def test_malformed_changes_are_refused(codec, changes) -> None:
 def test_changes_to_values_never_lent_change_nothing(codec) -> None:
     grader = _remote_grader(codec)
     grader._take_changes([[777, ["L", [1]]]])
-    assert not grader.lent
+    assert not grader.lent.items
 
 
 def test_in_memory_files_cross_with_their_content_and_position(codec) -> None:
@@ -548,3 +548,24 @@ def test_in_memory_files_cross_with_their_content_and_position(codec) -> None:
 def test_malformed_memory_files_are_refused(codec, message) -> None:
     with pytest.raises(codec[0].BadMessage):
         _forged(codec, message)
+
+
+def test_only_so_many_bytes_of_lent_values_are_kept(codec, monkeypatch) -> None:
+    """Each side keeps the values it lent, and the copies it borrowed, only up to KEPT_BYTES
+    of the messages that carried them: a large value handed back is a copy, not a growing
+    memory cost (a test calling the program a thousand times with large arrays)."""
+    import socket
+    import threading
+
+    _remote = codec[0]
+    monkeypatch.setattr(_remote, "KEPT_BYTES", 4000)
+    ours, theirs = socket.socketpair()
+    grader, program = _remote.Endpoint(ours, trusting=False), _remote.Endpoint(theirs, True)
+    program.handlers["same"] = lambda ep, x: x
+    threading.Thread(target=program.serve_forever, daemon=True).start()
+    small, large = [1, 2], list(range(2000))
+    assert grader.request("same", small) is small
+    back = grader.request("same", large)
+    assert back == large and back is not large
+    assert grader.lent.total <= 4000 and program.borrowed.total <= 4000
+    ours.close()

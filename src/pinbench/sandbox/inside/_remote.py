@@ -28,6 +28,7 @@ import _values
 
 MAX_FRAME = 256 << 20
 LENT = 64  # values each side keeps to take back as its own (`Endpoint._lend`)
+KEPT_BYTES = 64 << 20  # and the messages that carried them, at most
 MAX_DEPTH = 100
 MAX_NODES = 4 << 20
 _HEADER = struct.Struct(">I")
@@ -68,6 +69,7 @@ def _recv_exact(sock, size):
 
 
 def _recv_frame(sock):
+    """(the message, its size in bytes)."""
     (size,) = _HEADER.unpack(_recv_exact(sock, _HEADER.size))
     if size > MAX_FRAME:
         raise BadMessage("a message of %d bytes (at most %d)" % (size, MAX_FRAME))
@@ -78,7 +80,7 @@ def _recv_frame(sock):
         raise BadMessage("not a message: %s" % (type(exc).__name__,))
     if not isinstance(message, dict):
         raise BadMessage("a message is an object")
-    return message
+    return message, size
 
 
 # --------------------------------------------------------------------------- codec helpers
@@ -208,11 +210,12 @@ class Endpoint(object):
         self.copying = set()  # ids of library values being copied (a cycle is a handle)
         self.sent = ({}, [])  # this value's shared parts: id -> index, and the objects
         self.got = []  # the shared parts of the value being decoded, by index
-        # the last LENT values this side sent as copies, token -> value (what ["O"] names)
-        self.lent = collections.OrderedDict()
+        self.lent = _Kept()  # values this side sent as copies: token -> value (what "O" names)
+        self.unsized = []  # their tokens until the message that carries them is sent
         self.next_token = 1
-        # the last LENT copies of the other side's values: id(copy) -> (copy, token, encoding)
-        self.borrowed = collections.OrderedDict()
+        self.borrowed = _Kept()  # copies of the other side's: id(copy) -> (copy, token, encoding)
+        self.frame_bytes = 0  # the size of the message being decoded
+        self.checking = None  # the copy being encoded as it is now (not as a reference)
         self.lending = False  # encoding the parts of a lent value, or to compare: no tokens
         self.receiving = None  # while decoding a request's arguments: the copies they lent us
         self.handles_decoded = 0  # how many handles decoding has met (a change that has one)
@@ -261,8 +264,21 @@ class Endpoint(object):
             return inner
         token = self.next_token
         self.next_token += 1
-        _remember(self.lent, token, obj)
+        self.lent.put(token, obj, 0)
+        self.unsized.append(token)
         return self._done(obj, ["K", token, inner])
+
+    def _now(self, copy, depth):
+        """A borrowed copy's encoding as it is now (no tokens; its own parts as they are), or
+        None when it no longer encodes."""
+        saved = self.sent, self.lending, self.checking
+        self.sent, self.lending, self.checking = ({}, []), True, copy
+        try:
+            return self._encode(copy, depth)
+        except (ValueError, RecursionError):
+            return None
+        finally:
+            self.sent, self.lending, self.checking = saved
 
     def _changes(self, received):
         """[[token, value now]] for the copies a request's arguments lent us that its handling
@@ -273,19 +289,10 @@ class Endpoint(object):
             entry = self.borrowed.get(id(copy))
             if entry is None or entry[0] is not copy:
                 continue
-            saved, lending = self.sent, self.lending
-            self.sent, self.lending = ({}, []), True
-            del self.borrowed[id(copy)]
-            try:
-                now = self._encode(copy, 0)
-            except (ValueError, RecursionError):
-                now = None
-            finally:
-                self.sent, self.lending = saved, lending
-                self.borrowed[id(copy)] = entry
+            now = self._now(copy, 0)
             if now is not None and not _same(now, entry[2]):
                 changes.append([token, now])
-                self.borrowed[id(copy)] = (copy, token, now)
+                self.borrowed.update(id(copy), (copy, token, now))
         return changes
 
     def _take_changes(self, changes):
@@ -309,20 +316,11 @@ class Endpoint(object):
     def _returned(self, obj, depth):
         """["O", token, value] for a copy the other side lent us, when it is as it came: the
         other side takes its own object, or the copy when it no longer keeps that."""
-        copy, token, encoded = self.borrowed[id(obj)]
+        copy, token, encoded = self.borrowed.get(id(obj))
         if copy is not obj:
             return None
-        saved, lending = self.sent, self.lending
-        self.sent, self.lending = ({}, []), True
-        del self.borrowed[id(obj)]  # encoded as it is now, not as a reference to itself
-        try:
-            now = self._encode(obj, depth)
-        except (ValueError, RecursionError):
-            return None
-        finally:
-            self.sent, self.lending = saved, lending
-            self.borrowed[id(obj)] = (copy, token, encoded)
-        if not _same(now, encoded):
+        now = self._now(obj, depth)
+        if now is None or not _same(now, encoded):
             return None
         return self._done(obj, ["O", token, now])
 
@@ -341,7 +339,7 @@ class Endpoint(object):
         t = type(obj)
         if obj is None or t is bool or t is int or t is str or t is float:
             return obj
-        if self.borrowed and id(obj) in self.borrowed:
+        if self.borrowed.items and obj is not self.checking and id(obj) in self.borrowed.items:
             back = self._returned(obj, depth)
             if back is not None:
                 return back
@@ -799,7 +797,7 @@ class Endpoint(object):
             payload = {"op": op, "id": rid, "args": [self.encode(a) for a in args]}
             self._send(payload)
             while True:
-                message = _recv_frame(self.sock)
+                message, self.frame_bytes = _recv_frame(self.sock)
                 if "re" in message:
                     _want(message["re"] == rid, "an answer to no question")
                     self.nodes = 0
@@ -817,6 +815,9 @@ class Endpoint(object):
 
     def _send(self, payload):
         data = _dumps(payload, allow_nan=True).encode("utf-8")
+        for token in self.unsized:  # what keeping the values lent in it costs, at most
+            self.lent.resize(token, len(data))
+        self.unsized = []
         _send_frame(self.sock, data)
 
     def serve_one(self, message):
@@ -866,7 +867,7 @@ class Endpoint(object):
         """The program's side: answer the grader until it closes the channel."""
         while True:
             try:
-                message = _recv_frame(self.sock)
+                message, self.frame_bytes = _recv_frame(self.sock)
             except ProcessEnded:
                 return
             with self.lock:
@@ -1286,7 +1287,7 @@ def _decode_lent(ep, rest, d):
     finally:
         ep.got = saved
     if type(obj) is not Proxy:
-        _remember(ep.borrowed, id(obj), (obj, rest[0], rest[1]))
+        ep.borrowed.put(id(obj), (obj, rest[0], rest[1]), ep.frame_bytes)
         if ep.receiving is not None:
             ep.receiving.append((obj, rest[0]))
     return ep._got(obj)
@@ -1349,10 +1350,42 @@ def _restore(own, new):
             vars(own).update(fields if type(fields) is dict else {})
 
 
-def _remember(table, key, value):
-    table[key] = value
-    while len(table) > LENT:
-        table.popitem(last=False)
+class _Kept(object):
+    """The last LENT entries, and only as many of them as KEPT_BYTES of messages carried (the
+    message's size counts for each value lent in it): oldest out first."""
+
+    def __init__(self):
+        self.items = collections.OrderedDict()  # key -> [value, size]
+        self.total = 0
+
+    def get(self, key):
+        entry = self.items.get(key)
+        return None if entry is None else entry[0]
+
+    def put(self, key, value, size):
+        old = self.items.pop(key, None)
+        if old is not None:
+            self.total -= old[1]
+        self.items[key] = [value, size]
+        self.total += size
+        self._prune()
+
+    def update(self, key, value):
+        entry = self.items.get(key)
+        if entry is not None:
+            entry[0] = value
+
+    def resize(self, key, size):
+        entry = self.items.get(key)
+        if entry is not None:
+            self.total += size - entry[1]
+            entry[1] = size
+            self._prune()
+
+    def _prune(self):
+        while self.items and (len(self.items) > LENT or self.total > KEPT_BYTES):
+            _, (_, size) = self.items.popitem(last=False)
+            self.total -= size
 
 
 def _same(now, before):
