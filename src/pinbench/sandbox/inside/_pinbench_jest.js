@@ -55,7 +55,7 @@ function report(result) {
     result.deprecations = { found: deprecations.found.slice(0, 50), tampered: deprecations.check() };
   }
   try {
-    writeSync(resultFd, stringify(result));
+    writeSync(resultFd, stringify(result) + '\n'); // one line: a reader need not await our exit
   } catch (err) {
     process.stderr.write('pinbench: cannot write the result: ' + err + '\n');
   }

@@ -833,13 +833,20 @@ def _run_node(argv, result_fd=False, extra=()):
     return proc.returncode, text
 
 
-def _read_result(read_end):
-    """What a Node process of the harness wrote on its result pipe, to its end (the first
-    NODE_RESULT_BYTES kept); the pipe is closed."""
+def _read_result(read_end, line=False):
+    """What a Node process of the harness wrote on its result pipe, to its end, or with `line`
+    to the end of its first line (the first NODE_RESULT_BYTES kept); the pipe is closed.
+    A zygote's grader child ends its result with a newline: the runner goes on without waiting
+    for that process to exit (its zygote ends it)."""
     chunks, size = [], 0
     while True:
         chunk = os.read(read_end, 65536)
         if not chunk:
+            break
+        if line and b"\n" in chunk:
+            chunk = chunk[: chunk.index(b"\n")]
+            if size < NODE_RESULT_BYTES:
+                chunks.append(chunk)
             break
         if size < NODE_RESULT_BYTES:
             chunks.append(chunk)
@@ -1362,20 +1369,20 @@ def _run_trusted_node(job, record, proof_fd, secret_fd, in_server, started):
         if program is not None:
             test_code = (secret.get("test_files") or {}).get(job["test_file"], "")
             grader_uid = uid + GRADER_UID_OFFSET if uid is not None else None
+            grader = None  # a zygote's grader child, still to end
             if zygotes:
-                text = _zygote_grader(job, grader_uid, test_code, data_g, bell_g, zygotes[1], pid)
+                text, grader = _zygote_grader(
+                    job, grader_uid, test_code, data_g, bell_g, zygotes[1], pid
+                )
             else:
                 text = _run_grader(
                     job, iso, in_server, grader_uid, env_root, test_code, data_g, bell_g, proof_fd
                 )
             _jest_record(_parsed(text), record)
-            end = _end_zygote_child if zygotes else _reap_program
+            status = _end_zygote_children(pid, grader) if zygotes else _reap_program(pid)
             if record.get("status") != "passed":
-                status = end(pid)
                 if status is not None and os.WIFSIGNALED(status):
                     record["program_exit"] = 128 + os.WTERMSIG(status)
-            else:
-                end(pid)
             if signals:
                 record["deprecations"] = _node_deprecations(signals[0])
         if signals:
@@ -1563,7 +1570,7 @@ def _zygote_limits():
 def _zygote_program(job, iso, uid, program, data, bell, signals, control):
     """`_spawn_program` by the program's zygote: its child in the zygote's pid namespace
     (the zygote its pid 1, with its own /proc), the program's uid, the syscall filter. Returns
-    the reply socket that ends it (`_end_zygote_child`), before the child is ready: the
+    the reply socket that ends it (`_end_zygote_children`), before the child is ready: the
     grader's is asked for meanwhile (`_zygote_grader`). The child is the zygote's, which never
     holds the test or the nonce, so the order of the request and the secret's read is free."""
     import _zygotes
@@ -1585,8 +1592,9 @@ def _zygote_program(job, iso, uid, program, data, bell, signals, control):
 
 def _zygote_grader(job, grader_uid, test_code, data, bell, control, program):
     """`_run_grader` by the grader's zygote: the test in a tmpfs of the child's own mount
-    namespace, the grader's uid; returns what it reports. `program`: the program's child's
-    reply socket, waited on here."""
+    namespace, the grader's uid; returns what it reports, and the child's reply socket to end
+    it by (it says its result in one line, and need not exit first). `program`: the program's
+    child's reply socket, waited on here."""
     import _zygotes
 
     directory = job["zygote"]["dir"]
@@ -1611,17 +1619,16 @@ def _zygote_grader(job, grader_uid, test_code, data, bell, control, program):
         _zygotes.end(reply)
         raise
     _zygotes.ready(reply)
-    text = _read_result(read_end)
-    _zygotes.end(reply)
-    return text
+    text = _read_result(read_end, line=True)
+    return text, reply
 
 
-def _end_zygote_child(reply):
-    """End the program's process (the grader is done with it) through its zygote; its wait
-    status."""
+def _end_zygote_children(program, grader):
+    """End the program's process (the grader is done with it) and the grader's through their
+    zygotes, both at once; the program's wait status."""
     import _zygotes
 
-    status = _zygotes.end(reply)
+    status = _zygotes.end_all([program, grader])[0]
     if status is None:
         raise RuntimeError("the program's zygote is gone")
     return status

@@ -216,11 +216,26 @@ def ready(reply):
 
 def end(reply):
     """End a zygote's child (and all it left); its wait status (None if the zygote is gone)."""
-    try:
-        reply.send(b"end")
-        answer = reply.recv(4096)
-        return int(json.loads(answer.decode("utf-8"))["status"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    finally:
-        reply.close()
+    return end_all([reply])[0]
+
+
+def end_all(replies):
+    """End zygotes' children at once (each zygote tears its child down while the others do);
+    their wait statuses, None for one whose zygote is gone."""
+    asked = []
+    for reply in replies:
+        try:
+            reply.send(b"end")
+            asked.append(True)
+        except OSError:
+            asked.append(False)
+    statuses = []
+    for reply, sent in zip(replies, asked):
+        try:
+            answer = reply.recv(4096) if sent else b""
+            statuses.append(int(json.loads(answer.decode("utf-8"))["status"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            statuses.append(None)
+        finally:
+            reply.close()
+    return statuses
