@@ -56,18 +56,64 @@ function load(name) {
   }
 }
 
+const Module = require('module');
+const v8 = require('v8');
+const vm = require('vm');
+const EAGER_BYTES = 1 << 20;
+const compiled = {}; // the grader's script, compiled here once: path -> its module wrapper
+function precompile(file) {
+  // Only where `import()` in it still works (the harness's Node 21.7+); elsewhere, and for the
+  // program's own script, the child requires the script itself.
+  const loader = vm.constants && vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+  if (typeof Module.createRequire !== 'function' || loader === undefined) return;
+  try {
+    const source = Module.wrap(fs.readFileSync(file, 'utf8'));
+    compiled[file] = vm.runInThisContext(source, { filename: file, importModuleDynamically: loader });
+  } catch (err) {
+    // the child requires it itself, and meets the error there
+  }
+}
+function runScript(file) {
+  // what `require(file)` does, with the wrapper compiled in the zygote
+  const wrapper = compiled[file];
+  if (wrapper === undefined) return require(file);
+  const m = new Module(file, null);
+  m.filename = file;
+  m.paths = Module._nodeModulePaths(path.dirname(file));
+  Module._cache[file] = m;
+  wrapper.call(m.exports, m.exports, Module.createRequire(file), m, file, path.dirname(file));
+  m.loaded = true;
+}
 function preload() {
   // the harness's shared modules, by the path the child's script will require them with
+  // compiled whole here (V8 compiles a function when first called: in every child, else), the
+  // pinned packages as usual (eagerly, a large one would cost its whole size in the zygote)
   const here = __dirname;
+  v8.setFlagsFromString('--no-lazy');
   require(path.join(here, '_pinbench_channel.js'));
   require(path.join(here, '_pinbench_deprecations.js'));
+  if (role === 'grader') precompile(path.join(here, '_pinbench_jest.js'));
   if (role === 'grader') ['expect', 'jest-mock'].forEach(load);
+  v8.setFlagsFromString('--lazy');
   if (bare) return;
   // The pinned packages, as a Python warm server imports the pinned library: a program's (or a
   // test's) require finds them loaded. A package that starts a thread as it loads makes a
   // fork unsafe: the zygote then says so and is started again without them.
   const before = threads();
-  pins().forEach(load);
+  pins().forEach(function (name) {
+    // compiled whole when its entry file is small (lodash: a child calling `_.sum` compiles
+    // nothing), lazily when large (typescript.js is 9 MB)
+    let eager = false;
+    try {
+      const main = require.resolve(name, { paths: [path.join(envRoot, 'node_modules')] });
+      eager = fs.statSync(main).size <= EAGER_BYTES;
+    } catch (err) {
+      eager = false;
+    }
+    v8.setFlagsFromString(eager ? '--no-lazy' : '--lazy');
+    load(name);
+  });
+  v8.setFlagsFromString('--lazy');
   if (threads() !== before) {
     z.send(control, 'threads');
     z.exit(3);
@@ -157,7 +203,7 @@ function child(request, fds) {
     z.exit(70);
   }
   asProcess(request);
-  require(request.script);
+  runScript(request.script);
 }
 
 let pidMax = 0;
