@@ -467,7 +467,15 @@ def test_a_copy_handed_back_unchanged_is_the_original(codec) -> None:
 
 @pytest.mark.parametrize(
     "message",
-    [["O", 1], ["O", 1, ["T", []]], ["O", "1", ["L", []]], ["K", 1, ["H", 1, {}]], ["K", 1]],
+    [
+        ["O", 1],
+        ["O", 1, ["T", []]],
+        ["O", "1", ["L", []]],
+        ["K", 1, ["H", 1, {}]],
+        ["K", 1],
+        ["K", 1, [["L"], []]],
+        ["O", 1, [[], 1]],
+    ],
 )
 def test_malformed_lent_and_returned_values_are_refused(codec, message) -> None:
     with pytest.raises(codec[0].BadMessage):
@@ -515,7 +523,8 @@ def test_what_a_call_did_to_its_arguments_is_done_to_the_lenders_values(codec) -
 
 
 @pytest.mark.parametrize(
-    "changes", [[[1, ["T", []]]], [["1", ["L", []]]], [[1]], "x", [[1, ["H", 1, {}]]]]
+    "changes",
+    [[[1, ["T", []]]], [["1", ["L", []]]], [[1]], "x", [[1, ["H", 1, {}]]], [[1, [["L"], 1]]]],
 )
 def test_malformed_changes_are_refused(codec, changes) -> None:
     with pytest.raises(codec[0].BadMessage):

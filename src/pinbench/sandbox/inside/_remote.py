@@ -302,7 +302,7 @@ class Endpoint(object):
             _want(isinstance(change, list) and len(change) == 2, "bad change")
             token, encoded = change
             _want(type(token) is int and isinstance(encoded, list) and encoded, "bad change")
-            _want(encoded[0] in _LENT_TAGS, "bad change")
+            _want(_lent_tag(encoded), "bad change")
             own = self.lent.get(token)
             if own is None:
                 continue
@@ -1086,6 +1086,11 @@ _NAMEDTUPLES = {}
 _LENT_TAGS = frozenset(("L", "D", "S", "nd", "ndo", "V", "pdDF", "pdS"))
 
 
+def _lent_tag(encoded):
+    """Whether `encoded` (from the other side) is a value of a kind that is lent."""
+    return bool(encoded) and type(encoded[0]) is str and encoded[0] in _LENT_TAGS
+
+
 def _lendable(t):
     if t is list or t is dict or t is set:
         return True
@@ -1280,7 +1285,7 @@ def _decode_local(ep, rest, d):
 def _decode_lent(ep, rest, d):
     """A copy of a value the other side keeps the original of (`Endpoint._lend`)."""
     _want(len(rest) == 2 and type(rest[0]) is int and isinstance(rest[1], list), "bad lent value")
-    _want(bool(rest[1]) and rest[1][0] in _LENT_TAGS, "bad lent value")
+    _want(_lent_tag(rest[1]), "bad lent value")
     saved, ep.got = ep.got, []
     try:
         obj = ep._decode(rest[1], d)
@@ -1296,7 +1301,7 @@ def _decode_lent(ep, rest, d):
 def _decode_returned(ep, rest, d):
     """One of our own values, handed back unchanged (or its copy, once we no longer keep it)."""
     _want(len(rest) == 2 and type(rest[0]) is int and isinstance(rest[1], list), "bad value")
-    _want(bool(rest[1]) and rest[1][0] in _LENT_TAGS, "bad returned value")
+    _want(_lent_tag(rest[1]), "bad returned value")
     own = ep.lent.get(rest[0])
     if own is not None:
         return ep._got(own)
