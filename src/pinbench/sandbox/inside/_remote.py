@@ -248,13 +248,15 @@ class Endpoint(object):
     def _lend(self, obj, depth):
         """A list, dict, set, array, frame or library value crosses as a copy with a token
         (["K", token, value]); the outermost one only, its parts encoded afresh (its shared
-        references are its own), then it counts as a shared part of the enclosing value. When the other side hands the copy back unchanged, it names the token
-        (["O", token, value]) and this side gets its own object again, as one process would: a
-        mock called with the test's array is called with that array, `f(resp) is resp`
-        holds. What a call did to the copies of its arguments comes back with its answer and
-        is done to the originals (`_changes`)."""
-        if self._shared(obj) is not None:
-            return self._shared(obj)
+        references are its own), then it counts as a shared part of the enclosing value. When
+        the other side hands the copy back unchanged, it names the token (["O", token, value])
+        and this side gets its own object again, as one process would: a mock called with the
+        test's array is called with that array, `f(resp) is resp` holds. What a call did to
+        the copies of its arguments comes back with its answer and is done to the originals
+        (`_changes`)."""
+        shared = self._shared(obj)
+        if shared is not None:
+            return shared
         saved, self.sent, self.lending = self.sent, ({}, []), True
         try:
             inner = self._encode(obj, depth)
@@ -268,13 +270,16 @@ class Endpoint(object):
         self.unsized.append(token)
         return self._done(obj, ["K", token, inner])
 
-    def _now(self, copy, depth):
-        """A borrowed copy's encoding as it is now (no tokens; its own parts as they are), or
-        None when it no longer encodes."""
+    def _then_and_now(self, copy, depth):
+        """(token, encoding as lent, encoding now: no tokens, its parts as they are) of a copy
+        the other side lent us; None when it is not one, or no longer encodes."""
+        entry = self.borrowed.get(id(copy))
+        if entry is None or entry[0] is not copy:
+            return None
         saved = self.sent, self.lending, self.checking
         self.sent, self.lending, self.checking = ({}, []), True, copy
         try:
-            return self._encode(copy, depth)
+            return entry[1], entry[2], self._encode(copy, depth)
         except (ValueError, RecursionError):
             return None
         finally:
@@ -285,12 +290,10 @@ class Endpoint(object):
         changed (the lender updates its own objects: a list the test passed was appended to,
         as in one process); they count as unchanged from here on."""
         changes = []
-        for copy, token in received:
-            entry = self.borrowed.get(id(copy))
-            if entry is None or entry[0] is not copy:
-                continue
-            now = self._now(copy, 0)
-            if now is not None and not _same(now, entry[2]):
+        for copy, _ in received:
+            compared = self._then_and_now(copy, 0)
+            if compared is not None and not _same(compared[2], compared[1]):
+                token, now = compared[0], compared[2]
                 changes.append([token, now])
                 self.borrowed.update(id(copy), (copy, token, now))
         return changes
@@ -316,13 +319,10 @@ class Endpoint(object):
     def _returned(self, obj, depth):
         """["O", token, value] for a copy the other side lent us, when it is as it came: the
         other side takes its own object, or the copy when it no longer keeps that."""
-        copy, token, encoded = self.borrowed.get(id(obj))
-        if copy is not obj:
+        compared = self._then_and_now(obj, depth)
+        if compared is None or not _same(compared[2], compared[1]):
             return None
-        now = self._now(obj, depth)
-        if now is None or not _same(now, encoded):
-            return None
-        return self._done(obj, ["O", token, now])
+        return self._done(obj, ["O", compared[0], compared[2]])
 
     def _shared(self, obj):
         index = self.sent[0].get(id(obj))
@@ -339,7 +339,7 @@ class Endpoint(object):
         t = type(obj)
         if obj is None or t is bool or t is int or t is str or t is float:
             return obj
-        if self.borrowed.items and obj is not self.checking and id(obj) in self.borrowed.items:
+        if self.borrowed.items and obj is not self.checking:
             back = self._returned(obj, depth)
             if back is not None:
                 return back
@@ -856,7 +856,7 @@ class Endpoint(object):
         except BaseException as exc:  # the operation's own error is the answer
             if isinstance(exc, KeyboardInterrupt) and not self.trusting:
                 exc = RuntimeError("%s in the grader" % type(exc).__name__)
-            changes = self._changes(received) if received else []
+            changes = self._changes(received)
             reply = {"re": rid, "err": self.encode_exception(exc)}
         if changes:
             reply["ch"] = changes
@@ -1152,11 +1152,11 @@ def _encode_memory_file(obj, t):
     return ["sio", content, position]
 
 
-def _memory_file(ep, rest, d):
+def _memory_file(kind, rest):
     import io
 
-    _want(len(rest) == 3 and type(rest[2]) is int and rest[2] >= 0, "bad memory file")
-    kind, content, position = rest
+    _want(len(rest) == 2 and type(rest[1]) is int and rest[1] >= 0, "bad memory file")
+    content, position = rest
     if kind == "bio":
         made = io.BytesIO(_unb64(content))
     else:
@@ -1286,11 +1286,7 @@ def _decode_lent(ep, rest, d):
     """A copy of a value the other side keeps the original of (`Endpoint._lend`)."""
     _want(len(rest) == 2 and type(rest[0]) is int and isinstance(rest[1], list), "bad lent value")
     _want(_lent_tag(rest[1]), "bad lent value")
-    saved, ep.got = ep.got, []
-    try:
-        obj = ep._decode(rest[1], d)
-    finally:
-        ep.got = saved
+    obj = _decode_apart(ep, rest[1], d)
     if type(obj) is not Proxy:
         ep.borrowed.put(id(obj), (obj, rest[0], rest[1]), ep.frame_bytes)
         if ep.receiving is not None:
@@ -1303,14 +1299,16 @@ def _decode_returned(ep, rest, d):
     _want(len(rest) == 2 and type(rest[0]) is int and isinstance(rest[1], list), "bad value")
     _want(_lent_tag(rest[1]), "bad returned value")
     own = ep.lent.get(rest[0])
-    if own is not None:
-        return ep._got(own)
+    return ep._got(own if own is not None else _decode_apart(ep, rest[1], d))
+
+
+def _decode_apart(ep, data, d):
+    """A lent value's own encoding: its shared references count from its start."""
     saved, ep.got = ep.got, []
     try:
-        obj = ep._decode(rest[1], d)
+        return ep._decode(data, d)
     finally:
         ep.got = saved
-    return ep._got(obj)
 
 
 def _restore(own, new):
@@ -1325,15 +1323,8 @@ def _restore(own, new):
     elif t is dict or t is set:
         own.clear()
         own.update(new)
-    elif (getattr(t, "__module__", "") or "").split(".", 1)[0] == "numpy":
-        np = _module("numpy")
-        if (
-            np is not None
-            and t is np.ndarray
-            and own.shape == new.shape
-            and own.dtype == new.dtype
-            and own.flags.writeable
-        ):
+    elif t is getattr(_module("numpy"), "ndarray", None):
+        if own.shape == new.shape and own.dtype == new.dtype and own.flags.writeable:
             own[...] = new
     elif _values.copyable_type(t):
         layout = _values.layout(t)
@@ -1473,8 +1464,8 @@ _DECODERS = {
     "frac": _decode_simple(lambda n, m: _fraction()(n, m), 2, (int,)),
     "uuid": _decode_simple(lambda h: _uuid()(hex=h), 1, (str,)),
     "path": _path,
-    "bio": lambda ep, rest, d: _memory_file(ep, ["bio"] + rest, d),
-    "sio": lambda ep, rest, d: _memory_file(ep, ["sio"] + rest, d),
+    "bio": lambda ep, rest, d: _memory_file("bio", rest),
+    "sio": lambda ep, rest, d: _memory_file("sio", rest),
     "range": _decode_simple(range, 3, (int,)),
     "slice": _decode_slice,
     "...": lambda ep, rest, d: Ellipsis if not rest else _want(False, "bad value"),

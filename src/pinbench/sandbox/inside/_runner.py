@@ -843,14 +843,14 @@ def _read_result(read_end, line=False):
         chunk = os.read(read_end, 65536)
         if not chunk:
             break
-        if line and b"\n" in chunk:
-            chunk = chunk[: chunk.index(b"\n")]
-            if size < NODE_RESULT_BYTES:
-                chunks.append(chunk)
-            break
+        end = chunk.find(b"\n") if line else -1
+        if end >= 0:
+            chunk = chunk[:end]
         if size < NODE_RESULT_BYTES:
             chunks.append(chunk)
         size += len(chunk)
+        if end >= 0:
+            break
     os.close(read_end)
     return b"".join(chunks)[:NODE_RESULT_BYTES].decode("utf-8", "replace")
 
