@@ -397,6 +397,16 @@ class Endpoint(object):
         self.copying.add(key)
         mark = len(self.sent[1])
         try:
+            if _values.layout(t) is None:  # rebuilt by its class from what it says, or a handle
+                arguments, state = _values.reduced(obj)
+                encoded = [
+                    "RV",
+                    t.__module__,
+                    t.__qualname__,
+                    self.encode(arguments, d),
+                    self.encode(state, d),
+                ]
+                return self._done(obj, encoded)
             base, content, attributes, slots = _values.state(obj)
             encoded = [
                 "V",
@@ -1083,7 +1093,7 @@ _NAMEDTUPLES = {}
 
 
 # What a lent value can be (`Endpoint._lend`): the copies that have an identity to keep.
-_LENT_TAGS = frozenset(("L", "D", "S", "nd", "ndo", "V", "pdDF", "pdS"))
+_LENT_TAGS = frozenset(("L", "D", "S", "nd", "ndo", "V", "RV", "pdDF", "pdS"))
 
 
 def _lent_tag(encoded):
@@ -1257,6 +1267,23 @@ def _decode_value(ep, rest, d):
         obj = _values.rebuild(klass, base, content, attributes, slots)
     except (ValueError, TypeError, KeyError):
         raise BadMessage("a %s that does not fit its class" % klass.__name__)
+    if not ep.trusting and _values.equals_anything(obj):
+        obj = RefusedValue("an object that says it equals anything")
+    return ep._got(obj)
+
+
+def _decode_reduced(ep, rest, d):
+    _want(len(rest) == 4, "bad value")
+    module, qualname = rest[0], rest[1]
+    arguments, state = ep.decode(rest[2], d), ep.decode(rest[3], d)
+    klass = _values.library_class(module, qualname, ep.trusting)
+    if klass is None:
+        return ep._got(RefusedValue("an object of a class of no pinned library"))
+    _want(type(arguments) is tuple, "bad value")
+    try:
+        obj = _values.rebuild_reduced(klass, arguments, state)
+    except ValueError as exc:
+        raise BadMessage("a %s that does not fit its class (%s)" % (klass.__name__, exc))
     if not ep.trusting and _values.equals_anything(obj):
         obj = RefusedValue("an object that says it equals anything")
     return ep._got(obj)
@@ -1471,6 +1498,7 @@ _DECODERS = {
     "...": lambda ep, rest, d: Ellipsis if not rest else _want(False, "bad value"),
     "NT": _namedtuple,
     "V": _decode_value,
+    "RV": _decode_reduced,
     "EN": _decode_enum,
     "type": _builtin_type,
     "nptype": _numpy_type,

@@ -9,10 +9,20 @@ What the program's process sends is untrusted, so the receiving side rebuilds th
 without running any code of the class: the class is looked up by name only among the pinned
 libraries' installed modules (never the program's, the harness's or the standard library's);
 its layout must be what Python gives a class written in Python (no C fields an attribute copy
-could leave unset); the instance is allocated by its builtin base, its `__dict__` filled and its
-slots set through their member descriptors (no `__new__`, `__init__`, `__setstate__` or
-`__setattr__` of the library runs); and an object that claims to equal a fresh object of the
+could leave unset); the instance is allocated by its builtin base, its `__dict__` filled and
+its slots set through their member descriptors (no `__new__`, `__init__`, `__setstate__` or
+`__setattr__` of the library runs). An object that claims to equal a fresh object of the
 grader's own is refused, so no library's "equals anything" helper becomes an answer.
+
+No class of the MRO may come from a module that calls native code through ctypes or cffi:
+such a class may keep a native address in a plain attribute (shapely 1.x keeps its GEOS
+geometry's pointer as an int), and a copy would make the other process dereference an address
+the sender chose, in a process whose memory layout it knows (both are forks of one server).
+If its library rebuilds it from data instead (its own `__reduce__` answers the class itself,
+plain arguments and a state, and it has its own `__setstate__`: shapely 1.x's geometry is
+`(Point, (), its WKB)`), it crosses as those and is rebuilt by the class and `__setstate__`, as
+unpickling would, but never by another callable a reduce might name (`pandas.read_pickle`
+would run any code). Other such values cross as handles.
 """
 
 import os
@@ -26,8 +36,11 @@ _BASES = (object, dict, list, set, frozenset, tuple, int, float, str, bytes)
 _BASE_NAMES = dict((b, b.__name__) for b in _BASES)
 _FILLED = (dict, list, set)  # bases whose content is filled after allocation
 _CONSTRUCTED = (frozenset, tuple, int, float, str, bytes)  # allocated with their content
+_NATIVE = ("ctypes", "_ctypes", "_cffi_backend")  # modules whose objects reach native code
 _libraries = set()
 _layouts = {}
+_natives = {}
+_rebuilders = {}
 _roots = []
 
 
@@ -64,6 +77,8 @@ def _layout(klass):
         return None
     base, slots = None, []
     for k in klass.__mro__:
+        if k.__flags__ & _HEAPTYPE and calls_native_code(k.__module__):
+            return None
         if k.__flags__ & _HEAPTYPE:
             declared = k.__dict__.get("__slots__", ())
             if isinstance(declared, str):
@@ -95,6 +110,52 @@ def _layout(klass):
     return base, tuple(slots)
 
 
+def calls_native_code(module_name, depth=1):
+    """True when the module binds ctypes or cffi: the modules, their classes and functions, a
+    loaded native library, a function pointer; or (`depth`) an object of a class whose own
+    module does (shapely 1.x's `lgeos`, whose attributes are GEOS's functions)."""
+    found = _natives.get((module_name, depth))
+    if found is None:
+        try:
+            found = _binds_native(module_name, depth)
+        except Exception:  # a module we cannot read this way: its classes copy as before
+            found = False
+        _natives[module_name, depth] = found
+    return found
+
+
+def _binds_native(module_name, depth):
+    module = sys.modules.get(module_name) if isinstance(module_name, str) else None
+    if module is None:
+        return False
+    try:
+        names = dict(object.__getattribute__(module, "__dict__"))
+    except (AttributeError, TypeError):
+        return False
+    for value in names.values():
+        # Only through type(value) and type's own lookups: a lazy object (Django's settings)
+        # would run its setup if asked for its `__class__` or any attribute.
+        kind = type(value)
+        if kind.__name__ == "module":
+            origin = getattr(value, "__name__", None)
+        elif issubclass(kind, type):
+            origin = type.__getattribute__(value, "__module__")
+        elif kind.__name__ in _FUNCTION_TYPES:
+            origin = getattr(value, "__module__", None)
+        else:
+            origin = kind.__module__
+            if depth and origin not in _NATIVE and origin != module_name:
+                if calls_native_code(origin, depth - 1):
+                    return True
+                continue
+        if isinstance(origin, str) and origin.split(".", 1)[0] in _NATIVE:
+            return True
+    return False
+
+
+_FUNCTION_TYPES = ("function", "builtin_function_or_method")
+
+
 def state(obj):
     """(base, content, attributes, slots) of a library value, each still to be encoded (slots
     as (index in the layout, value)); raises NotCopyable for one that crosses as a handle."""
@@ -119,6 +180,83 @@ def state(obj):
         except AttributeError:  # an unset slot stays unset
             pass
     return _BASE_NAMES[base], _content(obj, base), attributes, values
+
+
+def reduced(obj):
+    """(arguments, state) with which `obj`'s class rebuilds it (`rebuilds_itself`); raises
+    NotCopyable when it does not say so (its reduce names another callable, no state)."""
+    klass = type(obj)
+    if not rebuilds_itself(klass):
+        raise NotCopyable()
+    try:
+        found = obj.__reduce_ex__(2)
+    except Exception:
+        raise NotCopyable()
+    if not (type(found) is tuple and 2 <= len(found) <= 3 and found[0] is klass):
+        raise NotCopyable()
+    if len(found) < 3 or found[2] is None or not _inert((found[1], found[2]), 0):
+        raise NotCopyable()
+    return found[1], found[2]
+
+
+_INERT = (type(None), bool, int, float, complex, str, bytes)
+
+
+def _inert(value, depth):
+    """Builtin data only (no object that could cross as a handle), at most 16 deep."""
+    t = type(value)
+    if t in _INERT:
+        return True
+    if depth > 16:
+        return False
+    if t is tuple or t is list:
+        return all(_inert(v, depth + 1) for v in value)
+    if t is dict:
+        return all(_inert(k, depth + 1) and _inert(v, depth + 1) for k, v in value.items())
+    return False
+
+
+def rebuilds_itself(klass):
+    """True for a class of a pinned library whose instances are not copied by attribute
+    (`layout`) and whose library rebuilds them from data: a class of its MRO defines
+    `__reduce__` (or `__reduce_ex__`) and one defines `__setstate__`, both the library's own."""
+    found = _rebuilders.get(klass)
+    if found is None:
+        found = _rebuilders[klass] = _rebuilds_itself(klass)
+    return found
+
+
+def _rebuilds_itself(klass):
+    if layout(klass) is not None or not isinstance(klass, type) or issubclass(klass, BaseException):
+        return False
+    reduces = sets = False
+    for k in klass.__mro__:
+        own = k.__dict__
+        if not reduces and ("__reduce__" in own or "__reduce_ex__" in own):
+            if not copyable_type(k):
+                return False
+            reduces = True
+        if not sets and "__setstate__" in own:
+            if not copyable_type(k):
+                return False
+            sets = True
+    return reduces and sets
+
+
+def rebuild_reduced(klass, arguments, state):
+    """An instance of `klass` made by the class from `arguments`, then given `state` by its
+    `__setstate__`: what unpickling its reduce does. ValueError when the class does not
+    rebuild itself so, or refuses this data."""
+    if not rebuilds_itself(klass):
+        raise ValueError("not a class its library rebuilds from data")
+    if type(arguments) is not tuple or not _inert((arguments, state), 0):
+        raise ValueError("arguments or state that are not plain data")
+    try:
+        obj = klass(*arguments)
+        klass.__setstate__(obj, state)
+    except Exception as exc:
+        raise ValueError("%s refused it: %s" % (klass.__name__, type(exc).__name__))
+    return obj
 
 
 def _content(obj, base):
@@ -211,11 +349,24 @@ class _Fresh(object):
 
 
 def equals_anything(obj):
-    """True when `obj` says it equals an object it cannot know (a matcher, `ANY`)."""
+    """True when `obj` says it equals an object it cannot know (a matcher, `ANY`). An empty
+    array-like's elementwise answers (nothing to compare: an empty geopandas GeometryArray,
+    as an empty numpy array) are no such claim."""
     try:
-        return bool(obj == _Fresh()) or not bool(obj != _Fresh())
+        return _truth(obj == _Fresh()) is True or _truth(obj != _Fresh()) is False
     except Exception:
         return False
+
+
+def _truth(answer):
+    """bool(answer), or None for an elementwise comparison of nothing."""
+    if type(answer) is not bool:
+        try:
+            if len(answer) == 0:
+                return None
+        except Exception:
+            pass
+    return bool(answer)
 
 
 def enum_member(klass, name):
