@@ -80,6 +80,30 @@ class Anything:
     def __eq__(self, other):
         return True
 
+class Never:  # says it differs from nothing: `assert not (x != y)` holds for any y
+    def __ne__(self, other):
+        return False
+
+class Cells:  # compares elementwise, as an array does
+    def __init__(self, items):
+        self.items = items
+    def __eq__(self, other):
+        return [item == other for item in self.items]
+    def __ne__(self, other):
+        return [item != other for item in self.items]
+    def __len__(self):
+        return len(self.items)
+
+class Truthy:  # a matcher whose answer is an object that is true
+    def __eq__(self, other):
+        return Cells([1])
+
+class Lazy:  # as Django's settings: asking for anything, even `__class__`, sets it up
+    def __getattribute__(self, name):
+        raise RuntimeError("settings are not configured")
+
+settings = Lazy()
+
 class Node:
     def __init__(self):
         self.next = self
@@ -96,12 +120,41 @@ class Shadowed(Whole):
 """
 
 
+# Modules of the fake library that reach native code through ctypes: directly, or through an
+# object of a module that does (shapely 1.x's geometry modules hold `lgeos`).
+NATIVE = {
+    "lowlevel.py": "from ctypes import CDLL\n"
+    "class Api:\n    def __init__(self):\n        self.lib = CDLL(None)\napi = Api()\n",
+    "geoms.py": "from ctypes import c_void_p\n"
+    "class Geom:\n    def __init__(self, address):\n        self._geom = address\n"
+    # rebuilt from data as shapely 1.x's geometries are: (its class, (), its WKB)
+    "class Point:\n    made = []\n"
+    "    def __init__(self, *xy):\n        self._geom, self.xy = id(self), xy\n"
+    "    def __reduce__(self):\n        return (Point, (), {'xy': list(self.xy)})\n"
+    "    def __setstate__(self, state):\n"
+    "        if set(state) != {'xy'}:\n            raise ValueError(state)\n"
+    "        self._geom, self.xy = id(self), tuple(state['xy'])\n"
+    "        Point.made.append(self)\n"
+    "    def __eq__(self, other):\n"
+    "        return isinstance(other, Point) and self.xy == other.xy\n"
+    "class Elsewhere(Point):\n"  # its reduce names a function: never called
+    "    def __reduce__(self):\n        return (make, (list(self.xy),))\n"
+    "class Holder(Point):\n"  # its state holds an object: not plain data
+    "    def __reduce__(self):\n        return (Holder, (), {'xy': [object()]})\n"
+    "def make(xy):\n    raise RuntimeError('a reduce function ran')\n",
+    "shapes.py": "from fakelib.lowlevel import api\n"
+    "class Shape:\n    def __init__(self, address):\n        self._ptr = address\n",
+}
+
+
 @pytest.fixture(scope="module")
 def codec(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Any, ModuleType]]:
     """(_remote, _values, fakelib) with `fakelib` installed under a site-packages directory."""
     site = tmp_path_factory.mktemp("env") / "site-packages"
     (site / "fakelib").mkdir(parents=True)
     (site / "fakelib" / "__init__.py").write_text(FAKELIB)
+    for name, text in NATIVE.items():
+        (site / "fakelib" / name).write_text(text)
     sys.path[:0] = [str(site), str(INSIDE)]
     import _remote
     import _values
@@ -144,6 +197,47 @@ def test_plain_slotted_and_builtin_based_objects_cross_as_real_library_objects(c
     lib.Ratio.__dict__["q"].__set__(one, 5)
     copied = _cross(codec, one)
     assert type(copied) is lib.Shadowed and copied.p == 1 and copied.q == 5
+
+
+def test_a_class_that_calls_native_code_through_ctypes_crosses_as_a_handle(codec) -> None:
+    """Its plain attributes may be native addresses (shapely 1.x keeps its GEOS pointer as an
+    int): a copy would make the receiver dereference an address the sender chose, in a process
+    whose memory layout the sender knows (both are forks of one server). Seen as the program's
+    process killed by SIGSEGV on GitChameleon 2.0's geopandas problems."""
+    _remote, _, lib = codec
+    from fakelib import geoms, shapes
+
+    for value in (geoms.Geom(0xDEADBEEF), shapes.Shape(0xDEADBEEF), [geoms.Geom(1)]):
+        got = _cross(codec, value)
+        inner = got[0] if isinstance(got, list) else got
+        assert type(inner) is _remote.Proxy
+    assert type(_cross(codec, lib.Plain(1, 2))) is lib.Plain  # a module without ctypes: a copy
+    forged = ["V", "fakelib.geoms", "Geom", "object", None, [["_geom", 0xDEADBEEF]], []]
+    with pytest.raises(_remote.BadMessage):  # nor is one rebuilt from a forged description
+        _forged(codec, forged)
+
+
+def test_a_native_class_its_library_rebuilds_from_data_crosses_so(codec) -> None:
+    """shapely 1.x's geometries: their class and `__setstate__` rebuild them from their WKB,
+    as unpickling would, and nothing but the class is ever called."""
+    _remote, _, _ = codec
+    from fakelib import geoms
+
+    point = geoms.Point(1.5, 2)
+    got = _cross(codec, {"p": point, "again": point})
+    assert type(got["p"]) is geoms.Point and got["p"] == point and got["again"] is got["p"]
+    assert got["p"]._geom != point._geom  # its own native object, not the sender's address
+    assert geoms.Point.made[-1] is got["p"]
+    for other in (geoms.Elsewhere(1, 2), geoms.Holder(1, 2)):
+        assert type(_cross(codec, other)) is _remote.Proxy
+    bad_state = ["RV", "fakelib.geoms", "Point", ["T", []], ["D", [["evil", 1]]]]
+    not_rebuilt = ["RV", "fakelib.geoms", "Geom", ["T", []], ["D", [["xy", ["L", []]]]]]
+    elsewhere = ["RV", "fakelib.geoms", "Elsewhere", ["T", []], ["D", [["xy", ["L", []]]]]]
+    for message in (bad_state, not_rebuilt):
+        with pytest.raises(_remote.BadMessage):
+            _forged(codec, message)
+    got = _forged(codec, elsewhere)  # the class itself rebuilds it: `make` is never named
+    assert type(got) is geoms.Elsewhere and got.xy == ()
 
 
 def test_what_a_value_shares_stays_shared(codec) -> None:
@@ -218,6 +312,16 @@ def test_an_object_that_equals_anything_is_refused(codec) -> None:
     assert type(got) is _remote.RefusedValue
     assert got != 2
     assert (got == 2) is False
+    for matcher in (lib.Never(), lib.Truthy(), lib.Cells([object()])):
+        assert type(_cross(codec, matcher)) is _remote.RefusedValue
+
+
+def test_an_empty_elementwise_comparison_is_no_claim_to_equal_anything(codec) -> None:
+    """An empty geopandas GeometryArray answers `!=` with an empty array, which is false: it is
+    no matcher (an empty numpy array answers the same) and crosses as itself."""
+    _, _, lib = codec
+    got = _cross(codec, lib.Cells([]))
+    assert type(got) is lib.Cells and got.items == []
 
 
 def _forged(codec: tuple[Any, Any, ModuleType], message: list[Any]) -> Any:
@@ -578,3 +682,136 @@ def test_only_so_many_bytes_of_lent_values_are_kept(codec, monkeypatch) -> None:
     assert back == large and back is not large
     assert grader.lent.total <= 4000 and program.borrowed.total <= 4000
     ours.close()
+
+
+@pytest.fixture(scope="module")
+def shapely_env() -> Environment:
+    return ensure(EnvSpec(version="3.10", pins=("pytest==8.3.4", "shapely==1.8.5.post1")))
+
+
+def test_native_geometries_cross_rebuilt_from_their_wkb(
+    shapely_env: Environment, isolation: Isolation, pools: WarmPools | None
+) -> None:
+    """shapely 1.x keeps each geometry's GEOS pointer as an int attribute. Copied by attribute,
+    the test's polygon reached the program as an address of the grader's, and the program's
+    process died of SIGSEGV (GitChameleon 2.0's geopandas problems); now both directions
+    rebuild geometries from their WKB, and a wrong geometry still fails."""
+    test = textwrap.dedent(
+        """
+        from shapely.geometry import Point, Polygon
+        from sample_x import centre, square
+        def test_geometry():
+            got = centre(Polygon([(0, 0), (0, 2), (2, 2), (2, 0)]))  # the test's, lent
+            assert isinstance(got, Point) and got.equals(Point(1, 1))
+            assert square().area == 4.0 and square().equals(square())
+        """
+    )
+    program = """
+        from shapely.geometry import Polygon
+        def centre(polygon):
+            return polygon.centroid
+        def square():
+            return Polygon([(0, 0), (0, 2), (2, 2), (2, 0)])
+    """
+    wrong = program.replace("polygon.centroid", "polygon.exterior.interpolate(0)")
+    spec = TestSpec(kind=TestKind.PYTEST, code=test, module="sample_x")
+    outcomes = {}
+    for name, source in (("right", program), ("wrong", wrong)):
+        outcomes[name] = execute(
+            shapely_env.python,
+            textwrap.dedent(source),
+            spec,
+            Limits(wall_seconds=30, cpu_seconds=30),
+            isolation,
+            warm=pools,
+            preload=("pytest", *shapely_env.preload()),
+            libraries=shapely_env.preload(),
+        )
+    assert outcomes["right"].status is Status.PASSED, outcomes["right"].message
+    assert outcomes["wrong"].status is Status.FAILED, outcomes["wrong"].message
+    assert "AssertionError" in (outcomes["wrong"].exc_type or "") + outcomes["wrong"].message
+
+
+def test_pillow_images_cross_as_pillow_makes_them(codec) -> None:
+    """An image crosses as its mode, size, pixels, palette, format and plain info, made by
+    `Image.frombytes`: copied by attribute, its pixel store stayed a handle and
+    `np.array(image)` was empty (GitChameleon 2.0's Pillow problems)."""
+    import numpy as np
+    from PIL import Image
+
+    rgb = Image.fromarray(np.arange(27, dtype=np.uint8).reshape(3, 3, 3))
+    rgb.info["dpi"] = (72, 72)
+    rgb.info["opaque"] = object()  # not plain data: left behind
+    got = _cross(codec, rgb)
+    assert isinstance(got, Image.Image) and got.mode == "RGB" and got.size == (3, 3)
+    assert np.array_equal(np.array(got), np.array(rgb)) and got.info == {"dpi": (72, 72)}
+    paletted = rgb.convert("P")
+    again = _cross(codec, paletted)
+    assert again.getpalette() == paletted.getpalette()
+    assert again.mode == "P" and np.array_equal(np.array(again), np.array(paletted))
+
+
+@pytest.mark.parametrize(
+    "rest",
+    [
+        ["RGB", [3, 3], "AAAA", None, None, ["D", []]],  # fewer pixels than its size
+        ["XYZ", [1, 1], "AAAA", None, None, ["D", []]],  # no such mode
+        ["RGB", [1, -1], "", None, None, ["D", []]],
+        ["P", [1, 1], "AA==", [300], None, ["D", []]],  # a palette entry past a byte
+        ["RGB", [1, 1], "AAAA", None, 7, ["D", []]],
+        ["RGB", [1, 1], "AAAA", None, None, ["L", []]],  # info that is no dict
+    ],
+)
+def test_malformed_images_are_refused(codec, rest) -> None:
+    with pytest.raises(codec[0].BadMessage):
+        _forged(codec, ["pil", *rest])
+
+
+@pytest.fixture(scope="module")
+def pillow_env() -> Environment:
+    return ensure(EnvSpec(version="3.11", pins=("pytest==8.3.4", "pillow==10.4.0")))
+
+
+def test_pillow_images_cross_with_their_pixels(
+    pillow_env: Environment, isolation: Isolation, pools: WarmPools | None
+) -> None:
+    test = textwrap.dedent(
+        """
+        from PIL import Image
+        from sample_x import invert, made, same
+        def test_images():
+            image = Image.new("RGB", (4, 2), (10, 20, 30))
+            got = invert(image)  # the test's image lent, the program's returned
+            assert isinstance(got, Image.Image) and got.size == (4, 2)
+            assert got.getpixel((3, 1)) == (245, 235, 225)
+            # made in the program's process alone, then read by Pillow's C code here
+            assert made((4, 2)).tobytes()[-3:] == bytes((245, 235, 225))
+            assert same(image) is image  # handed back unchanged: the test's own
+        """
+    )
+    program = """
+        from PIL import Image, ImageOps
+        def invert(image):
+            return ImageOps.invert(image)
+        def made(size):
+            return Image.new("RGB", size, (245, 235, 225))
+        def same(image):
+            return image
+    """
+    wrong = program.replace("ImageOps.invert(image)", "image.copy()")
+    spec = TestSpec(kind=TestKind.PYTEST, code=test, module="sample_x")
+    outcomes = {}
+    for name, source in (("right", program), ("wrong", wrong)):
+        outcomes[name] = execute(
+            pillow_env.python,
+            textwrap.dedent(source),
+            spec,
+            Limits(wall_seconds=30, cpu_seconds=30),
+            isolation,
+            warm=pools,
+            preload=("pytest", *pillow_env.preload()),
+            libraries=pillow_env.preload(),
+        )
+    assert outcomes["right"].status is Status.PASSED, outcomes["right"].message
+    assert outcomes["wrong"].status is Status.FAILED, outcomes["wrong"].message
+    assert "(10, 20, 30)" in outcomes["wrong"].message

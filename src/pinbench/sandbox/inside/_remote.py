@@ -91,13 +91,13 @@ def _module(name):
     return sys.modules.get(name)
 
 
-_CODEC_MODULES = ("numpy", "pandas", "torch")
+_CODEC_MODULES = ("numpy", "pandas", "torch", "PIL.Image")
 
 
 def _decoding_module(name):
     """A module whose values this codec builds: loaded already, or imported now when the
     environment has it (a cold grader has not imported the pinned libraries a warm server
-    preloaded). Only these three, never one the other side names."""
+    preloaded). Only these, never one the other side names."""
     module = sys.modules.get(name)
     if module is None and name in _CODEC_MODULES:
         try:
@@ -481,6 +481,8 @@ class Endpoint(object):
             return self._encode_pandas(obj, d)
         if root == "torch":
             return self._encode_torch(obj, d)
+        if root == "PIL":
+            return self._encode_image(obj, d)
         if root in ("datetime", "decimal", "fractions", "uuid", "pathlib", "collections"):
             return self._encode_stdlib(obj, t, root, d)
         if root == "_io" or root == "io":
@@ -584,6 +586,25 @@ class Endpoint(object):
         if type(values) is not np.ndarray:
             values = np.asarray(index, dtype=object)
         return ["pdI", self.encode(values, d), self.encode(index.name, d), str(index.dtype)]
+
+    def _encode_image(self, obj, d):
+        """A Pillow image as Pillow describes it: mode, size, raw pixels (its own `tobytes`),
+        palette, format and the plain part of its `info`; the receiver makes it with
+        `Image.frombytes` (the copy of attributes gave an image whose pixel store was a
+        handle: `np.array(image)` of it was empty)."""
+        image = sys.modules.get("PIL.Image")
+        if image is None or not isinstance(obj, image.Image):
+            return None
+        try:
+            data = obj.tobytes()
+            palette = obj.getpalette() if obj.mode in ("P", "PA") else None
+        except Exception:
+            return None
+        own = obj.info if type(obj.info) is dict else {}
+        info = dict((k, v) for k, v in own.items() if type(k) is str and _values.inert(v))
+        form = obj.format if isinstance(obj.format, str) else None
+        size = [int(n) for n in obj.size]
+        return ["pil", obj.mode, size, _b64(data), palette, form, self.encode(info, d)]
 
     def _encode_torch(self, obj, d):
         torch = _module("torch")
@@ -1009,6 +1030,30 @@ def _decode_frame(ep, rest, d):
     return frame
 
 
+def _decode_image(ep, rest, d):
+    image = _decoding_module("PIL.Image")
+    _want(image is not None and len(rest) == 6, "bad image")
+    mode, size, data, palette, form, info = rest
+    _want(isinstance(mode, str) and type(size) is list and len(size) == 2, "bad image")
+    _want(all(type(n) is int and n >= 0 for n in size), "bad image")
+    _want(form is None or isinstance(form, str), "bad image")
+    _want(palette is None or (type(palette) is list and len(palette) <= 1024), "bad image")
+    _want(palette is None or all(type(v) is int and 0 <= v < 256 for v in palette), "bad image")
+    raw = _unb64(data)
+    info = ep.decode(info, d)
+    _want(type(info) is dict, "bad image")
+    try:
+        made = image.frombytes(mode, tuple(size), raw)
+        if palette is not None:
+            made.putpalette(palette)
+    except Exception as exc:
+        raise BadMessage("an image Pillow does not make (%s)" % type(exc).__name__)
+    made.info = info
+    if form is not None:
+        made.format = form
+    return made
+
+
 def _decode_timestamp(ep, rest, d):
     pd = _decoding_module("pandas")
     _want(pd is not None and len(rest) == 2 and isinstance(rest[0], str), "bad timestamp")
@@ -1093,7 +1138,7 @@ _NAMEDTUPLES = {}
 
 
 # What a lent value can be (`Endpoint._lend`): the copies that have an identity to keep.
-_LENT_TAGS = frozenset(("L", "D", "S", "nd", "ndo", "V", "RV", "pdDF", "pdS"))
+_LENT_TAGS = frozenset(("L", "D", "S", "nd", "ndo", "V", "RV", "pdDF", "pdS", "pil"))
 
 
 def _lent_tag(encoded):
@@ -1472,6 +1517,7 @@ _DECODERS = {
     "pdR": lambda ep, rest, d: _decode_index(ep, ["pdR"] + rest, d),
     "pdMI": lambda ep, rest, d: _decode_index(ep, ["pdMI"] + rest, d),
     "pdTs": _decode_timestamp,
+    "pil": _decode_image,
     "pdTd": _pandas_simple("pdTd"),
     "pdNaT": _pandas_simple("pdNaT"),
     "pdNA": _pandas_simple("pdNA"),

@@ -194,7 +194,7 @@ def reduced(obj):
         raise NotCopyable()
     if not (type(found) is tuple and 2 <= len(found) <= 3 and found[0] is klass):
         raise NotCopyable()
-    if len(found) < 3 or found[2] is None or not _inert((found[1], found[2]), 0):
+    if len(found) < 3 or found[2] is None or not inert((found[1], found[2])):
         raise NotCopyable()
     return found[1], found[2]
 
@@ -202,7 +202,7 @@ def reduced(obj):
 _INERT = (type(None), bool, int, float, complex, str, bytes)
 
 
-def _inert(value, depth):
+def inert(value, depth=0):
     """Builtin data only (no object that could cross as a handle), at most 16 deep."""
     t = type(value)
     if t in _INERT:
@@ -210,9 +210,9 @@ def _inert(value, depth):
     if depth > 16:
         return False
     if t is tuple or t is list:
-        return all(_inert(v, depth + 1) for v in value)
+        return all(inert(v, depth + 1) for v in value)
     if t is dict:
-        return all(_inert(k, depth + 1) and _inert(v, depth + 1) for k, v in value.items())
+        return all(inert(k, depth + 1) and inert(v, depth + 1) for k, v in value.items())
     return False
 
 
@@ -249,7 +249,7 @@ def rebuild_reduced(klass, arguments, state):
     rebuild itself so, or refuses this data."""
     if not rebuilds_itself(klass):
         raise ValueError("not a class its library rebuilds from data")
-    if type(arguments) is not tuple or not _inert((arguments, state), 0):
+    if type(arguments) is not tuple or not inert((arguments, state)):
         raise ValueError("arguments or state that are not plain data")
     try:
         obj = klass(*arguments)
