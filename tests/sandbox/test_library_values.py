@@ -608,6 +608,7 @@ def test_what_a_call_did_to_its_arguments_is_done_to_the_lenders_values(codec) -
     program.handlers["boom"] = lambda ep, x: (x.update(k=2), 1 / 0)
     program.handlers["edit"] = lambda ep, p, s: (setattr(p, "b", 9), setattr(s, "x", 8), s)[-1]
     program.handlers["tie"] = lambda ep, p: setattr(p, "a", lambda: p)
+    program.handlers["loop"] = lambda ep, p: setattr(p, "a", p)
     threading.Thread(target=program.serve_forever, daemon=True).start()
     data, arr, table = [1, 2], np.zeros(3), {"k": 1}
     assert grader.request("grow", data) is None and data == [1, 2, 3]
@@ -623,6 +624,9 @@ def test_what_a_call_did_to_its_arguments_is_done_to_the_lenders_values(codec) -
     # itself) would tie the test's object to the other process: it stays as it was
     grader.request("tie", plain)
     assert (plain.a, plain.b) == (1, 9)
+    # a cache that now points back at its owner (sympy's GF(5) after `to_int`): the copy no
+    # longer encodes as a value; it stays as it was, and an honest call is no malformed one
+    assert grader.request("loop", plain) is None and (plain.a, plain.b) == (1, 9)
     ours.close()
 
 
@@ -815,3 +819,48 @@ def test_pillow_images_cross_with_their_pixels(
     assert outcomes["right"].status is Status.PASSED, outcomes["right"].message
     assert outcomes["wrong"].status is Status.FAILED, outcomes["wrong"].message
     assert "(10, 20, 30)" in outcomes["wrong"].message
+
+
+@pytest.fixture(scope="module")
+def pandas_env() -> Environment:
+    return ensure(EnvSpec(version="3.9", pins=("pandas==1.3.5",)))
+
+
+def test_categorical_dtypes_keep_their_categories_and_order(
+    pandas_env: Environment, isolation: Isolation, pools: WarmPools | None
+) -> None:
+    """A categorical's dtype crossed as its name, "category": the categories no value uses
+    were lost, so the program's groupby of the test's frame had fewer groups (GitChameleon
+    2.0's gc2-57) and a returned ordered categorical came back unordered."""
+    program = textwrap.dedent(
+        """
+        import pandas as pd
+        def sizes(frame):
+            return frame.groupby("c").size()
+        def ranks():
+            return pd.Series(pd.Categorical(["lo"], categories=["lo", "hi"], ordered=True))
+        def labels():
+            return pd.CategoricalIndex(["b"], categories=["a", "b", "c"])
+        """
+    )
+    test = textwrap.dedent(
+        """
+        import pandas as pd
+        frame = pd.DataFrame({"c": pd.Categorical(["a", "a"], categories=["a", "b"])})
+        assert sizes(frame).to_dict() == {"a": 2, "b": 0}
+        got = ranks()
+        assert list(got.cat.categories) == ["lo", "hi"] and got.cat.ordered
+        assert list(labels().categories) == ["a", "b", "c"]
+        """
+    )
+    result = execute(
+        pandas_env.python,
+        program,
+        TestSpec(kind=TestKind.SCRIPT, code=test),
+        Limits(wall_seconds=60, cpu_seconds=60),
+        isolation,
+        warm=pools,
+        preload=pandas_env.preload(),
+        libraries=pandas_env.preload(),
+    )
+    assert result.status is Status.PASSED, result.message

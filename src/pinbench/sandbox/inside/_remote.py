@@ -292,7 +292,11 @@ class Endpoint(object):
         changes = []
         for copy, _ in received:
             compared = self._then_and_now(copy, 0)
-            if compared is not None and not _same(compared[2], compared[1]):
+            # A copy that no longer encodes as a value (a cache the call filled made it
+            # cyclic: sympy's GF(5) after `to_int`) cannot be restored: the lender's stays.
+            if compared is None or not _lent_tag(compared[2]):
+                continue
+            if not _same(compared[2], compared[1]):
                 token, now = compared[0], compared[2]
                 changes.append([token, now])
                 self.borrowed.update(id(copy), (copy, token, now))
@@ -533,7 +537,7 @@ class Endpoint(object):
             return None
         if type(obj) is pd.DataFrame:
             columns = [self._series_values(obj.iloc[:, i], d) for i in range(obj.shape[1])]
-            dtypes = [str(dt) for dt in obj.dtypes]
+            dtypes = [self._dtype(dt, d) for dt in obj.dtypes]
             return [
                 "pdDF",
                 self._encode_index(obj.columns, d),
@@ -544,7 +548,7 @@ class Endpoint(object):
         if type(obj) is pd.Series:
             return [
                 "pdS", self._series_values(obj, d), self._encode_index(obj.index, d),
-                self.encode(obj.name, d), str(obj.dtype),
+                self.encode(obj.name, d), self._dtype(obj.dtype, d),
             ]  # fmt: skip
         if isinstance(obj, pd.Index):
             return self._encode_index(obj, d)
@@ -585,7 +589,18 @@ class Endpoint(object):
         values = index.values
         if type(values) is not np.ndarray:
             values = np.asarray(index, dtype=object)
-        return ["pdI", self.encode(values, d), self.encode(index.name, d), str(index.dtype)]
+        encoded = self.encode(values, d)
+        return ["pdI", encoded, self.encode(index.name, d), self._dtype(index.dtype, d)]
+
+    def _dtype(self, dtype, d):
+        """A pandas dtype as its name; a categorical one as its categories and whether they
+        are ordered (its name, "category", loses the categories no value uses: a groupby
+        then has fewer groups)."""
+        categorical = _categorical_dtype(_module("pandas"))
+        if categorical is not None and isinstance(dtype, categorical):
+            if dtype.categories is not None:
+                return ["cat", self._encode_index(dtype.categories, d), bool(dtype.ordered)]
+        return str(dtype)
 
     def _encode_image(self, obj, d):
         """A Pillow image as Pillow describes it: mode, size, raw pixels (its own `tobytes`),
@@ -990,12 +1005,35 @@ def _decode_index(ep, data, d):
         if not tuples:
             return pd.MultiIndex.from_arrays([[] for _ in names], names=names)
         return pd.MultiIndex.from_tuples(tuples, names=names)
-    _want(tag == "pdI" and len(rest) == 3 and isinstance(rest[2], str), "bad index")
+    _want(tag == "pdI" and len(rest) == 3, "bad index")
     values, name = ep.decode(rest[0], d), ep.decode(rest[1], d)
+    dtype = _decode_dtype(ep, pd, rest[2], d)
     try:
-        return pd.Index(values, name=name, dtype=rest[2])
+        return pd.Index(values, name=name, dtype=dtype)
     except (TypeError, ValueError):
         return pd.Index(values, name=name)
+
+
+def _categorical_dtype(pd):
+    if pd is None:
+        return None
+    found = getattr(pd, "CategoricalDtype", None)
+    if found is None:
+        found = getattr(getattr(getattr(pd, "api", None), "types", None), "CategoricalDtype", None)
+    return found
+
+
+def _decode_dtype(ep, pd, data, d):
+    """A dtype as `_dtype` describes it: a name pandas reads, or a categorical dtype."""
+    if isinstance(data, str):
+        return data
+    _want(type(data) is list and len(data) == 3 and data[0] == "cat", "bad dtype")
+    _want(type(data[2]) is bool, "bad dtype")
+    categories = _decode_index(ep, data[1], d)
+    try:
+        return _categorical_dtype(pd)(categories=categories, ordered=data[2])
+    except (TypeError, ValueError):
+        raise BadMessage("bad categories")
 
 
 def _series(pd, values, index, name, dtype):
@@ -1007,22 +1045,24 @@ def _series(pd, values, index, name, dtype):
 
 def _decode_series(ep, rest, d):
     pd = _decoding_module("pandas")
-    _want(pd is not None and len(rest) == 4 and isinstance(rest[3], str), "bad series")
+    _want(pd is not None and len(rest) == 4, "bad series")
     values, index = ep.decode(rest[0], d), _decode_index(ep, rest[1], d)
-    return _series(pd, values, index, ep.decode(rest[2], d), rest[3])
+    name = ep.decode(rest[2], d)
+    return _series(pd, values, index, name, _decode_dtype(ep, pd, rest[3], d))
 
 
 def _decode_frame(ep, rest, d):
     pd = _decoding_module("pandas")
     _want(pd is not None and len(rest) == 4, "bad frame")
-    columns, index = _decode_index(ep, rest[0], d), _decode_index(ep, rest[1], d)
     values, dtypes = rest[2], rest[3]
     _want(isinstance(values, list) and isinstance(dtypes, list), "bad frame")
-    _want(len(values) == len(dtypes) == len(columns), "bad frame")
-    series = []
-    for data, dtype in zip(values, dtypes):
-        _want(isinstance(dtype, str), "bad frame")
-        series.append(_series(pd, ep.decode(data, d), index, None, dtype))
+    _want(len(values) == len(dtypes), "bad frame")
+    # in the order the sender encoded them: the shared parts they hold keep their numbers
+    values = [ep.decode(data, d) for data in values]
+    dtypes = [_decode_dtype(ep, pd, dtype, d) for dtype in dtypes]
+    columns, index = _decode_index(ep, rest[0], d), _decode_index(ep, rest[1], d)
+    _want(len(values) == len(columns), "bad frame")
+    series = [_series(pd, column, index, None, t) for column, t in zip(values, dtypes)]
     if not series:
         return pd.DataFrame(index=index, columns=columns)
     frame = pd.concat(series, axis=1) if len(series) > 1 else series[0].to_frame()
