@@ -831,7 +831,8 @@ def test_categorical_dtypes_keep_their_categories_and_order(
 ) -> None:
     """A categorical's dtype crossed as its name, "category": the categories no value uses
     were lost, so the program's groupby of the test's frame had fewer groups (GitChameleon
-    2.0's gc2-57) and a returned ordered categorical came back unordered."""
+    2.0's gc2-57) and a returned ordered categorical came back unordered. A date range's
+    index lost its freq, which `assert_series_equal` compares."""
     program = textwrap.dedent(
         """
         import pandas as pd
@@ -841,6 +842,8 @@ def test_categorical_dtypes_keep_their_categories_and_order(
             return pd.Series(pd.Categorical(["lo"], categories=["lo", "hi"], ordered=True))
         def labels():
             return pd.CategoricalIndex(["b"], categories=["a", "b", "c"])
+        def daily():
+            return pd.Series([1, 2], index=pd.date_range("2020-01-01", periods=2, freq="D"))
         """
     )
     test = textwrap.dedent(
@@ -851,6 +854,9 @@ def test_categorical_dtypes_keep_their_categories_and_order(
         got = ranks()
         assert list(got.cat.categories) == ["lo", "hi"] and got.cat.ordered
         assert list(labels().categories) == ["a", "b", "c"]
+        expected = pd.Series([1, 2], index=pd.date_range("2020-01-01", periods=2, freq="D"))
+        pd.testing.assert_series_equal(daily(), expected)  # the index's freq compared too
+        assert daily().index.freqstr == "D"
         """
     )
     result = execute(

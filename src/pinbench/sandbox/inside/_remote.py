@@ -590,7 +590,11 @@ class Endpoint(object):
         if type(values) is not np.ndarray:
             values = np.asarray(index, dtype=object)
         encoded = self.encode(values, d)
-        return ["pdI", encoded, self.encode(index.name, d), self._dtype(index.dtype, d)]
+        found = ["pdI", encoded, self.encode(index.name, d), self._dtype(index.dtype, d)]
+        freq = getattr(index, "freqstr", None)  # a date or time range's step, which
+        if isinstance(freq, str):  # pandas' assert_*_equal compares
+            found.append(freq)
+        return found
 
     def _dtype(self, dtype, d):
         """A pandas dtype as its name; a categorical one as its categories and whether they
@@ -1005,13 +1009,21 @@ def _decode_index(ep, data, d):
         if not tuples:
             return pd.MultiIndex.from_arrays([[] for _ in names], names=names)
         return pd.MultiIndex.from_tuples(tuples, names=names)
-    _want(tag == "pdI" and len(rest) == 3, "bad index")
+    _want(tag == "pdI" and len(rest) in (3, 4), "bad index")
     values, name = ep.decode(rest[0], d), ep.decode(rest[1], d)
     dtype = _decode_dtype(ep, pd, rest[2], d)
     try:
-        return pd.Index(values, name=name, dtype=dtype)
+        index = pd.Index(values, name=name, dtype=dtype)
     except (TypeError, ValueError):
-        return pd.Index(values, name=name)
+        index = pd.Index(values, name=name)
+    if len(rest) == 4:
+        ranges = (pd.DatetimeIndex, pd.TimedeltaIndex)
+        _want(isinstance(rest[3], str) and isinstance(index, ranges), "bad index")
+        try:
+            index = type(index)(index, freq=rest[3], name=name)
+        except (TypeError, ValueError):
+            raise BadMessage("a range whose values do not follow its step")
+    return index
 
 
 def _categorical_dtype(pd):
