@@ -98,6 +98,9 @@ class Truthy:  # a matcher whose answer is an object that is true
     def __eq__(self, other):
         return Cells([1])
 
+def make_class(n):  # a class made at run time, as sympy's GF(n) makes its elements' class
+    return type("Mod%d" % n, (Plain,), {})
+
 class Lazy:  # as Django's settings: asking for anything, even `__class__`, sets it up
     def __getattribute__(self, name):
         raise RuntimeError("settings are not configured")
@@ -254,17 +257,59 @@ def test_what_a_value_shares_stays_shared(codec) -> None:
 
 
 def test_a_value_that_falls_back_to_a_handle_leaves_no_numbers_behind(codec) -> None:
-    """A library value found cyclic halfway crosses as a handle; the lists its parts had
-    registered before must not shift the numbers of what follows (the receiver never saw
+    """A library value found nested too deep halfway crosses as a handle; the lists its parts
+    had registered before must not shift the numbers of what follows (the receiver never saw
     them)."""
     _, _, lib = codec
-    node = lib.Node()
-    node.items = [1, 2]  # encoded (and numbered) before the cycle back to `node` is met
-    del node.next
-    node.next = node  # after `items`: the cycle is found last
+    deep: list[Any] = []
+    for _ in range(150):
+        deep = [deep]
+    node = lib.Plain([1, 2], deep)  # `a` is encoded (and numbered) before `b` is found deep
     later = [3]
     got = _cross(codec, [node, later, later])
     assert type(got[0]) is codec[0].Proxy and got[1] == [3] and got[2] is got[1]
+
+
+def test_cycles_cross_as_cycles(codec) -> None:
+    """sympy's reference frames and points refer to each other: a value is numbered before
+    its parts, which may refer back to it, and arrives with the same shape."""
+    _, _, lib = codec
+    node = _cross(codec, lib.Node())
+    assert type(node) is lib.Node and node.next is node
+    one, two = lib.Plain(1, None), lib.Plain(2, None)
+    one.b, two.b = two, {"back": one}
+    got = _cross(codec, [one, two])
+    assert got[0].b is got[1] and got[1].b["back"] is got[0] and (got[0].a, got[1].a) == (1, 2)
+    bag = lib.Bag()
+    bag["self"] = bag  # a dict-based value holding itself
+    copied = _cross(codec, bag)
+    assert type(copied) is lib.Bag and copied["self"] is copied
+
+
+def test_a_large_cyclic_graph_stays_a_handle(codec, monkeypatch) -> None:
+    """A matplotlib figure refers back to itself through ~24 000 parts, renderer and
+    callbacks included: a live object, which the program must change where it lives."""
+    _remote, _, lib = codec
+    monkeypatch.setattr(_remote, "MAX_CYCLIC_PARTS", 50)
+    small, large = lib.Node(), lib.Node()
+    small.items, large.items = list(range(10)), list(range(100))
+    assert type(_cross(codec, small)) is lib.Node
+    assert type(_cross(codec, large)) is _remote.Proxy
+    acyclic = lib.Plain(list(range(100)), None)  # as large, but no cycle: a copy as ever
+    assert type(_cross(codec, acyclic)) is lib.Plain
+
+
+def test_a_matcher_referred_to_from_within_itself_is_malformed(codec) -> None:
+    """An object that says it equals anything is replaced by a refused value; one its own
+    parts refer to cannot be replaced where they hold it, so the message is malformed."""
+    _remote, _, lib = codec
+    loop = lib.Anything()
+    loop.me = loop
+    with pytest.raises(_remote.BadMessage):
+        _cross(codec, loop)
+    alone = lib.Anything()
+    alone.other = lib.Plain(1, 2)
+    assert type(_cross(codec, [alone, alone])[1]) is _remote.RefusedValue
 
 
 def test_shared_parts_of_a_refused_value_keep_their_numbers(codec) -> None:
@@ -272,7 +317,7 @@ def test_shared_parts_of_a_refused_value_keep_their_numbers(codec) -> None:
     program = _remote.Endpoint(None, trusting=True)
     part = [1, 2]
     foreign = ["V", "collections", "OrderedDict", "object", None, [["x", ["L", [1, 2]]]], []]
-    message = ["L", [foreign, ["@", 0], ["@", 1]]]
+    message = ["L", [foreign, ["@", 1], ["@", 0]]]  # the value is numbered before its parts
     got = _remote_grader(codec).decode(message)
     assert type(got[0]) is _remote.RefusedValue and got[1] == part and got[2] is got[0]
     lent = ["K", 1, ["L", [["L", [1, 2]], ["@", 0]]]]  # the outer list keeps a token
@@ -293,17 +338,17 @@ def test_no_code_of_the_class_runs_while_it_is_rebuilt(codec) -> None:
     assert type(copied) is lib.Noisy and copied.field == 7
 
 
-def test_objects_with_c_fields_cycles_and_foreign_classes_stay_handles(codec) -> None:
+def test_objects_with_c_fields_and_foreign_classes_stay_handles(codec) -> None:
     _remote, _values, lib = codec
     assert _values.layout(lib.Day) is None  # fields of C: an attribute copy would be empty
     assert type(_cross(codec, lib.Day(2020, 1, 2))) is _remote.Proxy
-    node = _cross(codec, lib.Node())  # a cycle: the object stays where it lives
-    assert type(node) is _remote.Proxy
 
     class Local:  # the program's own class: never copied
         pass
 
     assert type(_cross(codec, Local())) is _remote.Proxy
+    # a library's class made at run time: the receiver could not find it by its name
+    assert type(_cross(codec, lib.make_class(5)(1, 2))) is _remote.Proxy
 
 
 def test_an_object_that_equals_anything_is_refused(codec) -> None:
@@ -624,9 +669,13 @@ def test_what_a_call_did_to_its_arguments_is_done_to_the_lenders_values(codec) -
     # itself) would tie the test's object to the other process: it stays as it was
     grader.request("tie", plain)
     assert (plain.a, plain.b) == (1, 9)
-    # a cache that now points back at its owner (sympy's GF(5) after `to_int`): the copy no
-    # longer encodes as a value; it stays as it was, and an honest call is no malformed one
-    assert grader.request("loop", plain) is None and (plain.a, plain.b) == (1, 9)
+    # a cache that now points back at its owner (sympy's GF(5) after `to_int`, a plotly
+    # trace's parent): restored, it points at the test's object, not at the copy
+    assert grader.request("loop", plain) is None and plain.a is plain and plain.b == 9
+    holder = lib.Plain([], {})
+    program.handlers["nest"] = lambda ep, p: (p.a.append(p), p.b.update(me=p))
+    grader.request("nest", holder)
+    assert holder.a == [holder] and holder.a[0] is holder and holder.b["me"] is holder
     ours.close()
 
 

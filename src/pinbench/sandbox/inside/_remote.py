@@ -4,9 +4,11 @@ interpreter (Python 3.6+) in both processes; no pinbench imports, no syntax newe
 
 Values cross as inert data: a strict, tagged JSON codec that can build builtins, a few
 standard-library value types, numpy arrays and scalars, pandas frames, series, indexes and
-timestamps, torch tensors, and copies of the pinned libraries' own plain objects and enum
-members (`_values`: rebuilt without running any code of their class), and nothing else: no
-pickle, no constructor of a class named by the sender ever runs. A copy keeps a token: handed
+timestamps (a categorical's categories, a range's freq), torch tensors, Pillow images, and
+copies of the pinned libraries' own plain objects and enum members (`_values`: rebuilt without
+running any code of their class, cycles included up to MAX_CYCLIC_PARTS), and nothing else: no
+pickle, no constructor of a class named by the sender ever runs, but for the class itself of a
+native value its library rebuilds from data (`_values.reduced`). A copy keeps a token: handed
 back unchanged, it is the lender's own object again (["K"]/["O"], `Endpoint._lend`). Anything
 else stays where it lives and crosses as a *handle*; the other side holds a proxy whose
 operations are requests to the owner. The grader's proxies of program
@@ -31,6 +33,10 @@ LENT = 64  # values each side keeps to take back as its own (`Endpoint._lend`)
 KEPT_BYTES = 64 << 20  # and the messages that carried them, at most
 MAX_DEPTH = 100
 MAX_NODES = 4 << 20
+# A value that refers back to itself crosses as a copy up to this many parts: sympy's reference
+# frames (~9 000) and a plotly figure (~2 400) do; a matplotlib figure (~24 000, with its
+# renderer and callbacks) stays a handle, so that what the program does to it is done to it.
+MAX_CYCLIC_PARTS = 16 << 10
 _HEADER = struct.Struct(">I")
 # Bound once: a program that patches json (or os) in its process does not break its channel.
 _dumps, _loads = json.dumps, json.loads
@@ -207,7 +213,10 @@ class Endpoint(object):
         self.around_serve = None  # a context for serving the other side (the grader's output)
         self.handlers = {}
         self.notifications = set()
-        self.copying = set()  # ids of library values being copied (a cycle is a handle)
+        self.copying = set()  # ids of values made with their content being copied
+        self.pending = {}  # values being decoded whose parts may refer back to them: referred?
+        self.open = {}  # the same while encoding
+        self.parts = 0  # parts encoded so far (what a cyclic value's copy costs)
         self.sent = ({}, [])  # this value's shared parts: id -> index, and the objects
         self.got = []  # the shared parts of the value being decoded, by index
         self.lent = _Kept()  # values this side sent as copies: token -> value (what "O" names)
@@ -292,8 +301,8 @@ class Endpoint(object):
         changes = []
         for copy, _ in received:
             compared = self._then_and_now(copy, 0)
-            # A copy that no longer encodes as a value (a cache the call filled made it
-            # cyclic: sympy's GF(5) after `to_int`) cannot be restored: the lender's stays.
+            # A copy that no longer encodes as a value (a cache the call filled made it a large
+            # cyclic graph) cannot be restored: the lender's stays as it was.
             if compared is None or not _lent_tag(compared[2]):
                 continue
             if not _same(compared[2], compared[1]):
@@ -314,11 +323,17 @@ class Endpoint(object):
             if own is None:
                 continue
             handles = self.handles_decoded
-            new = self.decode(encoded)
+            saved, self.got = self.got, []
+            try:
+                new, parts = self._decode(encoded, 0), self.got
+            finally:
+                self.got = saved
             # A state holding an object that stays over there (a view of the copy itself, as
             # networkx caches them) would tie ours to the other process: it stays as it was.
             if self.handles_decoded == handles:
                 _restore(own, new)
+                if own is not new:  # what referred to the copy now refers to ours
+                    _refer_to(own, new, [own] + parts)
 
     def _returned(self, obj, depth):
         """["O", token, value] for a copy the other side lent us, when it is as it came: the
@@ -330,7 +345,11 @@ class Endpoint(object):
 
     def _shared(self, obj):
         index = self.sent[0].get(id(obj))
-        return None if index is None else ["@", index]
+        if index is None:
+            return None
+        if self.open and id(obj) in self.open:
+            self.open[id(obj)] = True
+        return ["@", index]
 
     def _done(self, obj, encoded):
         self.sent[0][id(obj)] = len(self.sent[1])
@@ -338,6 +357,7 @@ class Endpoint(object):
         return encoded
 
     def _encode(self, obj, depth):
+        self.parts += 1
         if depth > MAX_DEPTH:
             raise ValueError("a value nested more than %d deep" % MAX_DEPTH)
         t = type(obj)
@@ -388,7 +408,11 @@ class Endpoint(object):
 
     def _encode_value(self, obj, t, d):
         """A pinned library's value as a copy of its attributes (`_values`); None when it
-        crosses as a handle (not a plain class, or part of a cycle being copied)."""
+        crosses as a handle (not a plain class, nested too deep, or a value of a builtin base
+        made with its content, a tuple's or a str's, met again within itself). One allocated
+        before its parts (`_values.preallocated`) is numbered before them, so that they may
+        refer back to it: a cycle (sympy's reference frames and points refer to each other)
+        crosses as one."""
         enum = sys.modules.get("enum")
         if enum is not None and isinstance(obj, enum.Enum):
             return ["EN", t.__module__, t.__qualname__, obj._name_]
@@ -412,6 +436,10 @@ class Endpoint(object):
                 ]
                 return self._done(obj, encoded)
             base, content, attributes, slots = _values.state(obj)
+            early = _values.preallocated(base)
+            if early:
+                self._done(obj, None)
+                self.open[key], start = False, self.parts
             encoded = [
                 "V",
                 t.__module__,
@@ -421,14 +449,20 @@ class Endpoint(object):
                 [[name, self.encode(value, d)] for name, value in attributes],
                 [[index, self.encode(value, d)] for index, value in slots],
             ]
-            return self._done(obj, encoded)
-        except _values.NotCopyable:  # a handle: what its parts registered is forgotten
+            if not early:
+                return self._done(obj, encoded)
+            if self.open.pop(key) and self.parts - start > MAX_CYCLIC_PARTS:
+                raise _values.NotCopyable()  # a large cyclic graph: a live object, a handle
+            return encoded
+        except (_values.NotCopyable, ValueError):  # a handle: what its parts registered is
+            # forgotten (a part nested too deep: a long chain of values is a handle from here)
             for part in self.sent[1][mark:]:
                 self.sent[0].pop(id(part), None)
             del self.sent[1][mark:]
             return None
         finally:
             self.copying.discard(key)
+            self.open.pop(key, None)
 
     def encode_handle(self, obj):
         if self.policy is not None and not self.policy.exportable(obj):
@@ -1354,6 +1388,8 @@ def _decode_slice(ep, rest, d):
 def _decode_value(ep, rest, d):
     _want(len(rest) == 6 and isinstance(rest[4], list) and isinstance(rest[5], list), "bad value")
     module, qualname, base, content, attributes, slots = rest
+    if _values.preallocated(base):
+        return _decode_early_value(ep, rest, d)
     # the parts first, in the sender's order: the shared values they hold keep their numbers
     content = ep.decode(content, d)
     attributes, slots = _named(ep, attributes, d, str), _named(ep, slots, d, int)
@@ -1384,6 +1420,38 @@ def _decode_reduced(ep, rest, d):
     if not ep.trusting and _values.equals_anything(obj):
         obj = RefusedValue("an object that says it equals anything")
     return ep._got(obj)
+
+
+def _decode_early_value(ep, rest, d):
+    """A value numbered before its parts (as the sender did), allocated first so that they
+    may refer back to it, then filled."""
+    module, qualname, base, content, attributes, slots = rest
+    klass = _values.library_class(module, qualname, ep.trusting)
+    if klass is None:
+        obj = ep._got(RefusedValue("an object of a class of no pinned library"))
+        ep.decode(content, d)  # its parts still count: the shared values they hold keep
+        _named(ep, attributes, d, str), _named(ep, slots, d, int)  # their numbers
+        return obj
+    slot = len(ep.got)
+    try:
+        obj = ep._got(_values.allocate(klass, base))
+    except (ValueError, TypeError):
+        raise BadMessage("a %s that does not fit its class" % klass.__name__)
+    ep.pending[id(obj)] = False
+    try:
+        content = ep.decode(content, d)
+        attributes, slots = _named(ep, attributes, d, str), _named(ep, slots, d, int)
+    finally:
+        referred = ep.pending.pop(id(obj))
+    try:
+        _values.fill(obj, klass, content, attributes, slots)
+    except (ValueError, TypeError, KeyError):
+        raise BadMessage("a %s that does not fit its class" % klass.__name__)
+    if not ep.trusting and _values.equals_anything(obj):
+        if referred:  # what refers to it holds the object itself: no stand-in can replace it
+            raise BadMessage("a value that says it equals anything, referred to from within")
+        obj = ep.got[slot] = RefusedValue("an object that says it equals anything")
+    return obj
 
 
 def _named(ep, pairs, d, key):
@@ -1470,6 +1538,40 @@ def _restore(own, new):
             vars(own).update(fields if type(fields) is dict else {})
 
 
+def _refer_to(own, new, parts):
+    """In each of `parts` (lists, dicts, library values), a direct reference to `new` made a
+    reference to `own`: a restored cyclic value refers to itself, not to the copy."""
+    for part in parts:
+        if part is new:
+            continue
+        t = type(part)
+        if isinstance(part, list):
+            for i, item in enumerate(list.__iter__(part)):
+                if item is new:
+                    list.__setitem__(part, i, own)
+        elif isinstance(part, dict):
+            for k, item in list(dict.items(part)):
+                if item is new:
+                    dict.__setitem__(part, k, own)
+        if not _values.copyable_type(t):
+            continue
+        layout = _values.layout(t)
+        for member in layout[1] if layout else ():
+            try:
+                if member.__get__(part, t) is new:
+                    member.__set__(part, own)
+            except AttributeError:
+                pass
+        try:
+            fields = object.__getattribute__(part, "__dict__") if t.__dictoffset__ else None
+        except AttributeError:
+            fields = None
+        if type(fields) is dict:
+            for k, item in list(fields.items()):
+                if item is new:
+                    fields[k] = own
+
+
 class _Kept(object):
     """The last LENT entries, and only as many of them as KEPT_BYTES of messages carried (the
     message's size counts for each value lent in it): oldest out first."""
@@ -1529,7 +1631,10 @@ def _same_parts(now, before):
 
 def _decode_shared(ep, rest, d):
     _want(len(rest) == 1 and type(rest[0]) is int and 0 <= rest[0] < len(ep.got), "bad reference")
-    return ep.got[rest[0]]
+    found = ep.got[rest[0]]
+    if ep.pending and id(found) in ep.pending:
+        ep.pending[id(found)] = True
+    return found
 
 
 _DECODERS = {

@@ -75,6 +75,8 @@ def layout(klass):
 def _layout(klass):
     if not isinstance(klass, type) or issubclass(klass, (BaseException, type)):
         return None
+    if not _named(klass):
+        return None
     base, slots = None, []
     for k in klass.__mro__:
         if k.__flags__ & _HEAPTYPE and calls_native_code(k.__module__):
@@ -108,6 +110,14 @@ def _layout(klass):
     if (probe.__basicsize__, probe.__itemsize__) != (klass.__basicsize__, klass.__itemsize__):
         return None
     return base, tuple(slots)
+
+
+def _named(klass):
+    """Whether the receiver finds `klass` by its name: not a class made at run time (sympy's
+    GF(5) elements are of a class its factory makes), which would arrive as a refused value
+    where a handle serves."""
+    module = getattr(klass, "__module__", None)
+    return library_class(module, getattr(klass, "__qualname__", None), True) is klass
 
 
 def calls_native_code(module_name, depth=1):
@@ -229,6 +239,8 @@ def rebuilds_itself(klass):
 def _rebuilds_itself(klass):
     if layout(klass) is not None or not isinstance(klass, type) or issubclass(klass, BaseException):
         return False
+    if not _named(klass):
+        return False
     reduces = sets = False
     for k in klass.__mro__:
         own = k.__dict__
@@ -314,19 +326,43 @@ def _installed(module):
     return any(real.startswith(root) for root in _roots)
 
 
+def preallocated(base_name):
+    """Whether a value of this builtin base is allocated before its parts are decoded (so
+    they may refer back to it); a tuple, str, int... is made with its content."""
+    return base_name in ("object", "dict", "list", "set")
+
+
+def allocate(klass, base_name):
+    """An empty instance of `klass`, to be filled (`fill`); ValueError when `klass` is no
+    plain class of that base."""
+    shape = layout(klass)
+    if shape is None or _BASE_NAMES[shape[0]] != base_name or shape[0] in _CONSTRUCTED:
+        raise ValueError("not a plain class of the library")
+    return shape[0].__new__(klass)
+
+
 def rebuild(klass, base_name, content, attributes, slots):
     """An instance of `klass` with these attributes, made without running the class's code;
     ValueError when the description does not fit the class."""
     shape = layout(klass)
     if shape is None or _BASE_NAMES[shape[0]] != base_name:
         raise ValueError("not a plain class of the library")
-    base, members = shape
-    if base in _CONSTRUCTED:
-        if type(content) is not base:
-            raise ValueError("content of the wrong type")
-        obj = base.__new__(klass, content)
-    else:
-        obj = base.__new__(klass)
+    if shape[0] not in _CONSTRUCTED:
+        obj = allocate(klass, base_name)
+        fill(obj, klass, content, attributes, slots)
+        return obj
+    if type(content) is not shape[0]:
+        raise ValueError("content of the wrong type")
+    obj = shape[0].__new__(klass, content)
+    fill(obj, klass, None, attributes, slots)
+    return obj
+
+
+def fill(obj, klass, content, attributes, slots):
+    """Give an instance made by `allocate` (or with its content) its content, attributes and
+    slots, through its builtin base's and its slots' own methods only."""
+    base, members = layout(klass)
+    if base not in _CONSTRUCTED:
         if base is dict:
             dict.update(obj, content)
         elif base is list:
