@@ -466,18 +466,36 @@ LibRun = Callable[[str, str], Execution]
 def lib_run(lib_env: Environment, isolation: Isolation, pools: WarmPools | None) -> LibRun:
     def run(program: str, test: str) -> Execution:
         spec = TestSpec(kind=TestKind.PYTEST, code=textwrap.dedent(test), module="sample_x")
-        return execute(
-            lib_env.python,
-            textwrap.dedent(program),
-            spec,
-            Limits(wall_seconds=30, cpu_seconds=30),
-            isolation,
-            warm=pools,
-            preload=("pytest", *lib_env.preload()),
-            libraries=lib_env.preload(),
-        )
+        return _execute_in(lib_env, textwrap.dedent(program), spec, isolation, pools)
 
     return run
+
+
+def _execute_in(
+    env: Environment, program: str, spec: TestSpec, isolation: Isolation, pools: WarmPools | None
+) -> Execution:
+    """One trusted execution in `env`, its pinned libraries preloaded and crossing as values."""
+    preload = (("pytest",) if spec.kind is TestKind.PYTEST else ()) + env.preload()
+    return execute(
+        env.python,
+        program,
+        spec,
+        Limits(wall_seconds=60, cpu_seconds=60),
+        isolation,
+        warm=pools,
+        preload=preload,
+        libraries=env.preload(),
+    )
+
+
+def _right_and_wrong(
+    env: Environment, programs: dict[str, str], test: str, isolation: Isolation, pools: Any
+) -> dict[str, Execution]:
+    spec = TestSpec(kind=TestKind.PYTEST, code=test, module="sample_x")
+    return {
+        name: _execute_in(env, textwrap.dedent(source), spec, isolation, pools)
+        for name, source in programs.items()
+    }
 
 
 pytestmark = pytest.mark.integration
@@ -767,19 +785,8 @@ def test_native_geometries_cross_rebuilt_from_their_wkb(
             return Polygon([(0, 0), (0, 2), (2, 2), (2, 0)])
     """
     wrong = program.replace("polygon.centroid", "polygon.exterior.interpolate(0)")
-    spec = TestSpec(kind=TestKind.PYTEST, code=test, module="sample_x")
-    outcomes = {}
-    for name, source in (("right", program), ("wrong", wrong)):
-        outcomes[name] = execute(
-            shapely_env.python,
-            textwrap.dedent(source),
-            spec,
-            Limits(wall_seconds=30, cpu_seconds=30),
-            isolation,
-            warm=pools,
-            preload=("pytest", *shapely_env.preload()),
-            libraries=shapely_env.preload(),
-        )
+    programs = {"right": program, "wrong": wrong}
+    outcomes = _right_and_wrong(shapely_env, programs, test, isolation, pools)
     assert outcomes["right"].status is Status.PASSED, outcomes["right"].message
     assert outcomes["wrong"].status is Status.FAILED, outcomes["wrong"].message
     assert "AssertionError" in (outcomes["wrong"].exc_type or "") + outcomes["wrong"].message
@@ -852,19 +859,8 @@ def test_pillow_images_cross_with_their_pixels(
             return image
     """
     wrong = program.replace("ImageOps.invert(image)", "image.copy()")
-    spec = TestSpec(kind=TestKind.PYTEST, code=test, module="sample_x")
-    outcomes = {}
-    for name, source in (("right", program), ("wrong", wrong)):
-        outcomes[name] = execute(
-            pillow_env.python,
-            textwrap.dedent(source),
-            spec,
-            Limits(wall_seconds=30, cpu_seconds=30),
-            isolation,
-            warm=pools,
-            preload=("pytest", *pillow_env.preload()),
-            libraries=pillow_env.preload(),
-        )
+    programs = {"right": program, "wrong": wrong}
+    outcomes = _right_and_wrong(pillow_env, programs, test, isolation, pools)
     assert outcomes["right"].status is Status.PASSED, outcomes["right"].message
     assert outcomes["wrong"].status is Status.FAILED, outcomes["wrong"].message
     assert "(10, 20, 30)" in outcomes["wrong"].message
@@ -908,14 +904,7 @@ def test_categorical_dtypes_keep_their_categories_and_order(
         assert daily().index.freqstr == "D"
         """
     )
-    result = execute(
-        pandas_env.python,
-        program,
-        TestSpec(kind=TestKind.SCRIPT, code=test),
-        Limits(wall_seconds=60, cpu_seconds=60),
-        isolation,
-        warm=pools,
-        preload=pandas_env.preload(),
-        libraries=pandas_env.preload(),
+    result = _execute_in(
+        pandas_env, program, TestSpec(kind=TestKind.SCRIPT, code=test), isolation, pools
     )
     assert result.status is Status.PASSED, result.message
