@@ -33,9 +33,9 @@ LENT = 64  # values each side keeps to take back as its own (`Endpoint._lend`)
 KEPT_BYTES = 64 << 20  # and the messages that carried them, at most
 MAX_DEPTH = 100
 MAX_NODES = 4 << 20
-# A value that refers back to itself crosses as a copy up to this many parts: sympy's reference
-# frames (~9 000) and a plotly figure (~2 400) do; a matplotlib figure (~24 000, with its
-# renderer and callbacks) stays a handle, so that what the program does to it is done to it.
+# A value that refers back to itself crosses as a copy up to this many parts (sympy's reference
+# frames: ~9 000); in a larger one (a plotly 4 figure: ~275 000 with its template), as in one
+# holding a handle, each value whose parts close a cycle is a handle (`Endpoint._encode_value`).
 MAX_CYCLIC_PARTS = 16 << 10
 _HEADER = struct.Struct(">I")
 # Bound once: a program that patches json (or os) in its process does not break its channel.
@@ -216,6 +216,8 @@ class Endpoint(object):
         self.copying = set()  # ids of values made with their content being copied
         self.pending = {}  # values being decoded whose parts may refer back to them: referred?
         self.open = {}  # the same while encoding
+        self.acyclic = 0  # encoding a large cyclic graph: a reference back ends a copy
+        self.handles_out = 0  # handles encoded so far (a graph holding one is a live object)
         self.parts = 0  # parts encoded so far (what a cyclic value's copy costs)
         self.sent = ({}, [])  # this value's shared parts: id -> index, and the objects
         self.got = []  # the shared parts of the value being decoded, by index
@@ -348,6 +350,8 @@ class Endpoint(object):
         if index is None:
             return None
         if self.open and id(obj) in self.open:
+            if self.acyclic:  # the value that encloses this reference becomes a handle
+                raise _values.NotCopyable()
             self.open[id(obj)] = True
         return ["@", index]
 
@@ -412,7 +416,12 @@ class Endpoint(object):
         made with its content, a tuple's or a str's, met again within itself). One allocated
         before its parts (`_values.preallocated`) is numbered before them, so that they may
         refer back to it: a cycle (sympy's reference frames and points refer to each other)
-        crosses as one."""
+        crosses as one, up to MAX_CYCLIC_PARTS and if none of its parts is a handle. A larger
+        one (a plotly 4 figure with its template), or one that holds a handle (a matplotlib
+        figure's renderer and callbacks: a live object) is encoded again with each value whose
+        parts close a cycle a handle: the graph's values stay copies (as the test's
+        `isinstance` wants) while what refers back stays where it lives, one object for all
+        the arguments that reach it (two axes of one figure, each lent on its own)."""
         enum = sys.modules.get("enum")
         if enum is not None and isinstance(obj, enum.Enum):
             return ["EN", t.__module__, t.__qualname__, obj._name_]
@@ -439,7 +448,7 @@ class Endpoint(object):
             early = _values.preallocated(base)
             if early:
                 self._done(obj, None)
-                self.open[key], start = False, self.parts
+                self.open[key], start, handles = False, self.parts, self.handles_out
             encoded = [
                 "V",
                 t.__module__,
@@ -451,20 +460,33 @@ class Endpoint(object):
             ]
             if not early:
                 return self._done(obj, encoded)
-            if self.open.pop(key) and self.parts - start > MAX_CYCLIC_PARTS:
-                raise _values.NotCopyable()  # a large cyclic graph: a live object, a handle
-            return encoded
+            cyclic = self.open.pop(key)
+            if not cyclic or not (
+                self.parts - start > MAX_CYCLIC_PARTS or self.handles_out > handles
+            ):
+                return encoded
         except (_values.NotCopyable, ValueError):  # a handle: what its parts registered is
             # forgotten (a part nested too deep: a long chain of values is a handle from here)
-            for part in self.sent[1][mark:]:
-                self.sent[0].pop(id(part), None)
-            del self.sent[1][mark:]
+            self._forget_from(mark)
             return None
         finally:
             self.copying.discard(key)
             self.open.pop(key, None)
+        self._forget_from(mark)  # a large cyclic graph: again, its cycles broken by handles
+        self.acyclic += 1
+        try:
+            return self._encode_value(obj, t, d)
+        finally:
+            self.acyclic -= 1
+
+    def _forget_from(self, mark):
+        """Forget the shared parts registered from `mark` on (an encoding abandoned)."""
+        for part in self.sent[1][mark:]:
+            self.sent[0].pop(id(part), None)
+        del self.sent[1][mark:]
 
     def encode_handle(self, obj):
+        self.handles_out += 1
         if self.policy is not None and not self.policy.exportable(obj):
             return ["X", "%s object" % type(obj).__name__]
         kind = "object"
