@@ -434,16 +434,21 @@ class Endpoint(object):
         self.copying.add(key)
         mark = len(self.sent[1])
         try:
-            if _values.layout(t) is None:  # rebuilt by its class from what it says, or a handle
-                arguments, state = _values.reduced(obj)
-                encoded = [
-                    "RV",
-                    t.__module__,
-                    t.__qualname__,
-                    self.encode(arguments, d),
-                    self.encode(state, d),
-                ]
-                return self._done(obj, encoded)
+            plain = _values.layout(t) is not None
+            if not plain or _values.native(t):  # rebuilt by its class from what it says, else
+                try:  # a copy where it may be one (no native address in it), else a handle
+                    arguments, state = _values.reduced(obj)
+                    encoded = [
+                        "RV",
+                        t.__module__,
+                        t.__qualname__,
+                        self.encode(arguments, d),
+                        self.encode(state, d),
+                    ]
+                    return self._done(obj, encoded)
+                except _values.NotCopyable:
+                    if not plain:
+                        raise
             base, content, attributes, slots = _values.state(obj)
             early = _values.preallocated(base)
             if early:

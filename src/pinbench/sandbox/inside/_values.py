@@ -14,11 +14,13 @@ its slots set through their member descriptors (no `__new__`, `__init__`, `__set
 `__setattr__` of the library runs). An object that claims to equal a fresh object of the
 grader's own is refused, so no library's "equals anything" helper becomes an answer.
 
-No class of the MRO may come from a module that calls native code through ctypes or cffi:
-such a class may keep a native address in a plain attribute (shapely 1.x keeps its GEOS
-geometry's pointer as an int), and a copy would make the other process dereference an address
-the sender chose, in a process whose memory layout it knows (both are forks of one server).
-If its library rebuilds it from data instead (its own `__reduce__` answers the class itself,
+A class from a module that calls native code through ctypes or cffi may keep a native address
+in a plain attribute (shapely 1.x keeps its GEOS geometry's pointer as an int): a copy would
+make the other process dereference an address the sender chose, in a process whose memory
+layout it knows (both are forks of one server). Such a value holding an int that could be an
+address (in its attributes or the containers they hold) is never copied by attribute, either
+way (lightgbm's `Booster` keeps its pointer in a ctypes object, a handle, and copies). If its
+library rebuilds it from data instead (its own `__reduce__` answers the class itself,
 plain arguments and a state, and it has its own `__setstate__`: shapely 1.x's geometry is
 `(Point, (), its WKB)`), it crosses as those and is rebuilt by the class and `__setstate__`, as
 unpickling would, but never by another callable a reduce might name (`pandas.read_pickle`
@@ -40,6 +42,7 @@ _NATIVE = ("ctypes", "_ctypes", "_cffi_backend")  # modules whose objects reach 
 _libraries = set()
 _layouts = {}
 _natives = {}
+_native_classes = {}
 _rebuilders = {}
 _roots = []
 
@@ -79,8 +82,6 @@ def _layout(klass):
         return None
     base, slots = None, []
     for k in klass.__mro__:
-        if k.__flags__ & _HEAPTYPE and calls_native_code(k.__module__):
-            return None
         if k.__flags__ & _HEAPTYPE:
             declared = k.__dict__.get("__slots__", ())
             if isinstance(declared, str):
@@ -189,7 +190,39 @@ def state(obj):
             values.append((index, member.__get__(obj, klass)))
         except AttributeError:  # an unset slot stays unset
             pass
+    if native(klass) and _holds_address([v for _, v in attributes] + [v for _, v in values]):
+        raise NotCopyable()
     return _BASE_NAMES[base], _content(obj, base), attributes, values
+
+
+def native(klass):
+    """Whether a class of `klass`'s MRO comes from a module that calls native code through
+    ctypes or cffi: its plain attributes may hold native addresses."""
+    found = _native_classes.get(klass)
+    if found is None:
+        found = _native_classes[klass] = any(
+            k.__flags__ & _HEAPTYPE and calls_native_code(k.__module__) for k in klass.__mro__
+        )
+    return found
+
+
+_LOWEST, _HIGHEST = 1 << 12, 1 << 57  # where a process's native addresses lie (x86-64, arm64)
+
+
+def _holds_address(values, depth=0):
+    """Whether an int that could be a native address is among `values`, or in the lists,
+    tuples, sets and dicts they hold (a few levels down)."""
+    for value in values:
+        t = type(value)
+        if t is int and _LOWEST <= value < _HIGHEST:
+            return True
+        if depth < 4 and t in (list, tuple, set, frozenset):
+            if _holds_address(value, depth + 1):
+                return True
+        if depth < 4 and t is dict:
+            if _holds_address(list(value.keys()) + list(value.values()), depth + 1):
+                return True
+    return False
 
 
 def reduced(obj):
@@ -227,9 +260,9 @@ def inert(value, depth=0):
 
 
 def rebuilds_itself(klass):
-    """True for a class of a pinned library whose instances are not copied by attribute
-    (`layout`) and whose library rebuilds them from data: a class of its MRO defines
-    `__reduce__` (or `__reduce_ex__`) and one defines `__setstate__`, both the library's own."""
+    """True for a class of a pinned library whose instances are not plain (`layout`) or may
+    hold native addresses (`native`), and whose library rebuilds them from data: a class of
+    its MRO defines `__reduce__` (or `__reduce_ex__`), one `__setstate__`, both its own."""
     found = _rebuilders.get(klass)
     if found is None:
         found = _rebuilders[klass] = _rebuilds_itself(klass)
@@ -237,7 +270,9 @@ def rebuilds_itself(klass):
 
 
 def _rebuilds_itself(klass):
-    if layout(klass) is not None or not isinstance(klass, type) or issubclass(klass, BaseException):
+    if not isinstance(klass, type) or issubclass(klass, BaseException):
+        return False
+    if layout(klass) is not None and not native(klass):
         return False
     if not _named(klass):
         return False
@@ -362,6 +397,8 @@ def fill(obj, klass, content, attributes, slots):
     """Give an instance made by `allocate` (or with its content) its content, attributes and
     slots, through its builtin base's and its slots' own methods only."""
     base, members = layout(klass)
+    if native(klass) and _holds_address([v for _, v in attributes] + [v for _, v in slots]):
+        raise ValueError("an address for native code")
     if base not in _CONSTRUCTED:
         if base is dict:
             dict.update(obj, content)
