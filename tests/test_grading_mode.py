@@ -48,6 +48,7 @@ def test_run_report_and_validate_state_the_grading_mode(
         "forgeable": True,
         "digest": grading_digest(),
         "in_process": [],
+        "shares_state": [],
     }
     runner = CliRunner()
 
@@ -152,3 +153,73 @@ def test_an_item_whose_reference_needs_one_process_is_graded_there_and_said_so(
     outcomes = {s["problem_id"]: s["outcome"] for s in run["samples"]}
     assert outcomes == {"value": "failed", "klass": "passed", "visible": "passed"}
     assert "2 item(s) in-process, forgeable" in ran.output
+
+
+def test_an_item_whose_reference_needs_the_programs_pyplot_shares_only_that(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A test that finds the program's figure through pyplot (`plt.gca()`) needs the
+    program's pyplot: its item is graded out of the program's process with pyplot shared,
+    listed as such (not as in-process), and a wrong figure still fails; an item whose
+    reference passes without it keeps its own pyplot."""
+    monkeypatch.delenv(MODE_VARIABLE, raising=False)
+    base = {"library": "matplotlib", "version": "3.8.0", "python_version": "3.11"}
+    draw = "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n\n\n"
+    draw += "def draw(values):\n    plt.plot(values)\n    plt.title('values')\n"
+    rows = [
+        {
+            **base,
+            "id": "figure",
+            "problem": "Plot the values with the title 'values'.",
+            "solution": draw,
+            "hidden_test": {
+                "kind": "script",
+                "code": "import matplotlib.pyplot as plt\ndraw([1, 2])\n"
+                "assert plt.gca().get_title() == 'values'",
+            },
+        },
+        {
+            **base,
+            "id": "own",
+            "problem": "Plot the values with the title 'values'.",
+            "solution": draw,
+            "hidden_test": {
+                "kind": "script",
+                "code": "import matplotlib.pyplot as plt\ndraw([1, 2])\n"
+                "assert plt.get_fignums() == []  # the test's own pyplot: no figure of its own",
+            },
+        },
+    ]
+    dataset = tmp_path / "two.jsonl"
+    dataset.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    runner = CliRunner()
+    checked = runner.invoke(app, ["validate", str(dataset), "--json", str(tmp_path / "v.json")])
+    assert checked.exit_code == 0, checked.output
+    document = json.loads((tmp_path / "v.json").read_text())
+    assert document["grading"]["shares_state"] == ["figure"]
+    assert document["grading"]["in_process"] == []
+    assert "1 graded with the program's pyplot" in checked.output
+    reports = {p["id"]: p for p in document["problems"]}
+    assert reports["figure"]["shares_state"] and not reports["figure"]["in_process"]
+    assert set(reports["figure"]["out_of_process"]) == {"hidden_test"}
+    assert not reports["own"]["shares_state"]
+
+    wrong = draw.replace("plt.title('values')", "plt.title('other')")
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text(
+        "".join(
+            json.dumps({"problem_id": i, "response": f"```python\n{program}```"}) + "\n"
+            for i, program in (("figure", wrong), ("own", draw))
+        )
+    )
+    ran = runner.invoke(
+        app,
+        ["run", "-m", f"replay:{answers}", "-d", str(dataset), "--results",
+         str(tmp_path / "results"), "--json", str(tmp_path / "r.json")],
+    )  # fmt: skip
+    assert ran.exit_code == 0, ran.output
+    run = json.loads((tmp_path / "r.json").read_text())
+    assert run["summary"]["grading"]["shares_state"] == ["figure"]
+    outcomes = {s["problem_id"]: s["outcome"] for s in run["samples"]}
+    assert outcomes == {"figure": "failed", "own": "passed"}
+    assert "1 item(s) with the program's pyplot as the test's" in ran.output

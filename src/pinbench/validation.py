@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 
 from pinbench.core.env import EnvError, Environment, EnvSpec
 from pinbench.core.outcome import Execution, Grading, Limits, Status
-from pinbench.core.tests import TestKind, TestSpec
+from pinbench.core.tests import Fallback, TestKind, TestSpec
 from pinbench.core.version import VERSION
 from pinbench.envs import ensure
 from pinbench.envs.node.builder import NodeEnvironment, split_pin
@@ -103,10 +103,16 @@ class ProblemReport(BaseModel):
         description="graded in the program's own process (forgeable): under trusted grading "
         "the reference fails its hidden test out of process and passes in one",
     )
+    shares_state: bool = Field(
+        default=False,
+        description="graded out of the program's process with its pyplot (the process-state "
+        "modules) as the test's: under trusted grading the reference fails its tests without "
+        "them and passes with them",
+    )
     out_of_process: dict[str, Check] | None = Field(
         default=None,
-        description="in-process problems: the reference's failing checks out of process (why "
-        "it needed the program's own process)",
+        description="in-process and state-sharing problems: the reference's failing checks "
+        "out of process (why it needed the program's own process or state)",
     )
 
     repeats: Repeats | None = Field(
@@ -309,13 +315,14 @@ def check_contrast(
     if problem.contrast.solution:
         solution = problem.contrast.solution
         passes = service.run(contrast, solution, test, cap, preload_for(contrast, other))
-        if not passes.passed and not test.in_process and current_grading().mode == TRUSTED:
+        if not passes.passed and current_grading().mode == TRUSTED:
             # the contrasting version's own reference decides its grading, as the pin's does
-            again = service.run(
-                contrast, solution, test.graded_in_process(), cap, preload_for(contrast, other)
-            )
-            if again.passed:
-                passes, test = again, test.graded_in_process()
+            for fallback in test.fallbacks():
+                graded = test.graded(fallback)
+                again = service.run(contrast, solution, graded, cap, preload_for(contrast, other))
+                if again.passed:
+                    passes, test = again, graded
+                    break
         checks["contrast_solution_passes"] = Check.of(passes)
         checks["contrast_solution_fails_on_pin"] = Check.of(
             service.run(pinned, solution, test, cap, preload_for(pinned, problem)), "fail"
@@ -343,12 +350,14 @@ def check_problem(
     report.checks["imports"] = _import_check(service, env, problem, cap)
     hidden, checks = _reference_tests(service, env, problem, cap, preload)
     if current_grading().mode == TRUSTED and not all(c.ok for c in checks.values()):
-        in_process = _in_process(problem)
-        again, checks_again = _reference_tests(service, env, in_process, cap, preload)
-        if all(c.ok for c in checks_again.values()):  # they need the program's objects
-            report.out_of_process = {k: c for k, c in checks.items() if not c.ok}
-            problem, hidden, checks = in_process, again, checks_again
-            report.in_process = True
+        for fallback in problem.hidden_test.fallbacks():
+            graded = _graded(problem, fallback)
+            again, checks_again = _reference_tests(service, env, graded, cap, preload)
+            if all(c.ok for c in checks_again.values()):  # they need the program's state
+                report.out_of_process = {k: c for k, c in checks.items() if not c.ok}
+                problem, hidden, checks = graded, again, checks_again
+                setattr(report, fallback, True)
+                break
     report.calibration = Calibration(reference_seconds=hidden.seconds, cap_seconds=cap.wall_seconds)
     report.isolation, report.path = hidden.isolation, hidden.path
     report.checks.update(checks)
@@ -422,12 +431,12 @@ def _reference_tests(
     return hidden, checks
 
 
-def _in_process(problem: Problem) -> Problem:
-    """The problem with every test graded in the program's own process."""
-    extra = {name: test.graded_in_process() for name, test in problem.extra_tests.items()}
-    visible = problem.visible_test.graded_in_process() if problem.visible_test else None
+def _graded(problem: Problem, fallback: Fallback) -> Problem:
+    """The problem with every test graded as `fallback` says."""
+    extra = {name: test.graded(fallback) for name, test in problem.extra_tests.items()}
+    visible = problem.visible_test.graded(fallback) if problem.visible_test else None
     update = {
-        "hidden_test": problem.hidden_test.graded_in_process(),
+        "hidden_test": problem.hidden_test.graded(fallback),
         "visible_test": visible,
         "extra_tests": extra,
     }
@@ -625,7 +634,10 @@ def validate_dataset(
         format=fmt,
         isolation=service.isolation.level,
         grading=current_grading().model_copy(
-            update={"in_process": tuple(r.id for r in reports if r.in_process)}
+            update={
+                "in_process": tuple(r.id for r in reports if r.in_process),
+                "shares_state": tuple(r.id for r in reports if r.shares_state),
+            }
         ),
         started_at=started_at,
         seconds=round(time.monotonic() - started, 3),

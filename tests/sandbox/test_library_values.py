@@ -111,6 +111,16 @@ class Node:
     def __init__(self):
         self.next = self
 
+class Widget:
+    def __init__(self):
+        self.parts = [1, 2]
+
+class Session(Widget):  # a context manager: entering it is what it is for
+    def __enter__(self):
+        return self
+    def __exit__(self, *info):
+        return False
+
 class Ratio:
     __slots__ = ("p", "q")
 
@@ -886,6 +896,242 @@ def test_pillow_images_cross_with_their_pixels(
     assert outcomes["right"].status is Status.PASSED, outcomes["right"].message
     assert outcomes["wrong"].status is Status.FAILED, outcomes["wrong"].message
     assert "(10, 20, 30)" in outcomes["wrong"].message
+
+
+def test_a_handle_is_an_instance_of_the_library_class_its_object_has(codec) -> None:
+    """`isinstance(proxy, K)` holds where the object over there is a K (a matplotlib Axes,
+    a plotly trace), for a class the program could subclass itself: an instance of its own
+    subclass would pass the same check in one process. Its comparisons and truth stay the
+    grader's."""
+    _remote, _, lib = codec
+    from fakelib import geoms
+
+    geom = geoms.Geom(0x7F3A5C001000)  # a native address: it stays over there
+    got = _cross(codec, geom)
+    assert type(got) is _remote.Proxy
+    assert isinstance(got, geoms.Geom) and issubclass(got.__class__, geoms.Geom)
+    assert not isinstance(got, lib.Plain) and not isinstance(got, (dict, int))
+    assert got != geom and got == got
+    with pytest.raises(TypeError, match="no truth value"):
+        bool(got)
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        ["builtins", "dict"],
+        ["builtins", "bool"],  # final: no program could make one
+        ["collections", "OrderedDict"],  # the standard library
+        ["_pytest.python_api", "ApproxScalar"],  # the test runner steers the verdict
+        ["_remote", "Proxy"],
+        ["fakelib", "Bag"],  # a dict's value is data: a real one crosses as one
+        ["fakelib", "Name"],
+        ["fakelib", "Plain.__init__"],  # not a class
+        ["fakelib", "Day"],
+        ["fakelib_not_loaded", "Widget"],
+        ["fakelib", "Widget.__init__"],
+        [3, "Widget"],
+        ["fakelib", ["Widget"]],
+        "fakelib.Widget",
+    ],
+)
+def test_a_handle_claims_no_class_a_program_could_not_make(codec, entry: Any) -> None:
+    """The claim comes from the program's process: a class it names is granted only when it
+    is loaded here, installed as a package, subclassable, without a builtin base, and not of
+    the harness, the test runner or a codec's library; never imported for the asking."""
+    _remote, _, lib = codec
+    got = _forged(codec, ["H", 7, {"kind": "object", "mro": [entry, ["builtins", "object"]]}])
+    assert type(got) is _remote.Proxy and got.__class__ is _remote.Proxy
+    assert not isinstance(got, (dict, bool, lib.Bag, lib.Name, lib.Day, lib.Widget))
+    assert "fakelib_not_loaded" not in sys.modules
+
+
+def test_a_forged_claim_of_a_subclassable_library_class_grants_only_isinstance(codec) -> None:
+    _remote, _, lib = codec
+    message = ["H", 8, {"kind": "object", "mro": [["nowhere", "X"], ["fakelib", "Widget"]]}]
+    got = _forged(codec, message)
+    assert (
+        isinstance(got, lib.Widget) and got.__class__ is lib.Widget and type(got) is not lib.Widget
+    )
+    with pytest.raises(TypeError):
+        bool(got)
+    assert got != lib.Widget()
+    with pytest.raises(TypeError):
+        _ = got < 1
+
+
+def test_a_context_manager_of_a_library_stays_where_it_is_entered(codec) -> None:
+    """Entering a Flask request context, a client or a session is done to the process that
+    has it: a copy entered in the grader would leave the program's code outside it."""
+    _remote, _, lib = codec
+    got = _cross(codec, lib.Session())
+    assert type(got) is _remote.Proxy and isinstance(got, lib.Session)
+    assert type(_cross(codec, lib.Widget())) is lib.Widget  # its base, no context manager
+    forged = ["V", "fakelib", "Session", "object", None, [["parts", ["L", [1]]]], []]
+    assert type(_forged(codec, forged)) is _remote.RefusedValue
+
+
+def test_the_programs_own_objects_stay_in_its_process(codec, tmp_path: Path) -> None:
+    """A library object a global of the program's module holds (`app = Flask(...)`) is the
+    one the program's functions reach: the test gets that one (a handle), not a copy whose
+    configuration the program would never see. One that compares by content, or that no
+    global holds, is still a copy."""
+    _remote, _, lib = codec
+    sys.path.insert(0, str(INSIDE))
+    import _trusted
+
+    main = ModuleType("__main__")
+    main.__file__ = str(tmp_path / "program.py")
+    (tmp_path / "helper_mod.py").write_text("")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import helper_mod
+
+        app, plain, other = lib.Widget(), lib.Plain(1, 2), lib.Widget()
+        main.app, main.plain, helper_mod.kept = app, plain, other
+        program = _remote.Endpoint(
+            None, trusting=True, serve_policy=_trusted._ProgramPolicy(str(tmp_path), main)
+        )
+        grader = _remote.Endpoint(None, trusting=False)
+        for value in (app, other):  # a global of `__main__`, of a module of the program's
+            got = grader.decode(program.encode(value))
+            assert type(got) is _remote.Proxy and isinstance(got, lib.Widget)
+        assert type(grader.decode(program.encode(plain))) is lib.Plain
+        assert type(grader.decode(program.encode(lib.Widget()))) is lib.Widget
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.path.remove(str(INSIDE))
+        sys.modules.pop("helper_mod", None)
+
+
+def test_a_handle_is_an_instance_of_its_class_in_the_grader(
+    pillow_env: Environment, isolation: Isolation, pools: WarmPools | None
+) -> None:
+    """A Pillow drawing context holds Pillow's C object: it stays in the program's process,
+    and the test's `isinstance` of it holds (GitChameleon 2.0's Axes and plotly traces)."""
+    test = textwrap.dedent(
+        """
+        from PIL import Image, ImageDraw
+        from sample_x import drawer
+        def test_drawer():
+            d = drawer(Image.new("RGB", (4, 2)))
+            assert isinstance(d, ImageDraw.ImageDraw)
+            assert d.mode == "RGB"
+        """
+    )
+    program = """
+        from PIL import ImageDraw
+        def drawer(image):
+            return ImageDraw.Draw(image)
+    """
+    subclass = """
+        from PIL import ImageDraw
+        class Mine(ImageDraw.ImageDraw):
+            pass
+        def drawer(image):
+            return Mine(image)
+    """
+    wrong = program.replace("ImageDraw.Draw(image)", "type('ImageDraw', (), {'mode': 'RGB'})()")
+    programs = {"right": program, "subclass": subclass, "wrong": wrong}
+    outcomes = _right_and_wrong(pillow_env, programs, test, isolation, pools)
+    assert outcomes["right"].status is Status.PASSED, outcomes["right"].message
+    assert outcomes["subclass"].status is Status.PASSED, outcomes["subclass"].message
+    assert outcomes["wrong"].status is Status.FAILED, outcomes["wrong"].message
+    assert "isinstance" in outcomes["wrong"].message
+
+
+@pytest.fixture(scope="module")
+def flask_env() -> Environment:
+    return ensure(EnvSpec(version="3.11", pins=("pytest==8.3.4", "flask==3.0.0")))
+
+
+def test_a_flask_app_is_the_programs_own(
+    flask_env: Environment, isolation: Isolation, pools: WarmPools | None
+) -> None:
+    """The test enters a request context of the program's app and calls its view there, as
+    GitChameleon 2.0's Flask problems do: the app and the context stay in the program's
+    process, where its view runs inside that context; the test's client reaches its routes."""
+    test = textwrap.dedent(
+        """
+        import json
+        import flask
+        from sample_x import app, data
+        def test_view():
+            assert isinstance(app, flask.Flask)
+            with app.test_request_context():
+                response = data([3, 1, 3])
+                assert json.loads(response.get_data(as_text=True)) == {"numbers": [1, 3]}
+            client = app.test_client()
+            assert client.get("/hello").get_data(as_text=True) == "hello"
+        """
+    )
+    program = """
+        import flask
+        app = flask.Flask(__name__)
+        @app.route("/hello")
+        def hello():
+            return "hello"
+        def data(values):
+            return flask.jsonify({"numbers": sorted(set(values))})
+    """
+    wrong = program.replace("sorted(set(values))", "list(values)")
+    programs = {"right": program, "wrong": wrong}
+    outcomes = _right_and_wrong(flask_env, programs, test, isolation, pools)
+    assert outcomes["right"].status is Status.PASSED, outcomes["right"].message
+    assert outcomes["wrong"].status is Status.FAILED, outcomes["wrong"].message
+    assert "[3, 1, 3]" in outcomes["wrong"].message
+
+
+@pytest.fixture(scope="module")
+def pyplot_env() -> Environment:
+    return ensure(EnvSpec(version="3.11", pins=("pytest==8.3.4", "matplotlib==3.8.0")))
+
+
+def test_pyplot_is_the_programs_state_for_the_test(
+    pyplot_env: Environment, isolation: Isolation, pools: WarmPools | None
+) -> None:
+    """pyplot's figures and current axes are its process's: shared (an item whose reference
+    needs it), the test's `plt.gca()` finds the axes the program drew on, and its
+    `plt.close("all")` closes the program's figures, as GitChameleon 2.0's seaborn and
+    matplotlib problems expect."""
+    test = textwrap.dedent(
+        """
+        import matplotlib.pyplot as plt
+        from matplotlib.axes import Axes
+        from sample_x import draw
+        def test_draw():
+            draw([1, 2, 3])
+            ax = plt.gca()
+            assert isinstance(ax, Axes) and ax.get_title() == "values"
+            assert list(ax.lines[0].get_ydata()) == [1, 2, 3]
+            plt.close("all")
+            assert plt.get_fignums() == []
+            draw([4])
+            assert len(plt.gca().lines) == 1  # a new figure: the old one was closed
+        """
+    )
+    program = """
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        def draw(values):
+            plt.plot(values)
+            plt.title("values")
+    """
+    wrong = program.replace('plt.title("values")', 'plt.title("other")')
+    spec = TestSpec(kind=TestKind.PYTEST, code=test, module="sample_x")
+    outcomes = {
+        name: _execute_in(
+            pyplot_env, textwrap.dedent(source), spec.sharing_state(), isolation, pools
+        )
+        for name, source in {"right": program, "wrong": wrong}.items()
+    }
+    assert outcomes["right"].status is Status.PASSED, outcomes["right"].message
+    assert outcomes["wrong"].status is Status.FAILED, outcomes["wrong"].message
+    assert "other" in outcomes["wrong"].message
+    # not shared (an item whose reference does not need it): the test's pyplot is its own
+    alone = _execute_in(pyplot_env, textwrap.dedent(program), spec, isolation, pools)
+    assert alone.status is Status.FAILED and "'' == 'values'" in alone.message, alone.message
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,7 @@ from pinbench.cli.common import (
     split_or_exit,
 )
 from pinbench.core.outcome import Grading, Limits
+from pinbench.core.tests import Fallback
 from pinbench.drift import (
     Compatibility,
     DriftSummary,
@@ -96,7 +97,8 @@ def drift_cmd(
                 summary, compat = compatibility(
                     row.id, row.model_name, records, problems, service, tried,
                     last_round=config.feedback_rounds, limits=limits, jobs=jobs,
-                    in_process=_graded_in_process(row.summary),
+                    in_process=_graded(row.summary, "in_process"),
+                    shares_state=_graded(row.summary, "shares_state"),
                     on_execution=lambda: progress.advance(task),
                 )  # fmt: skip
             kept = summary.model_dump(mode="json")
@@ -113,7 +115,8 @@ def drift_cmd(
                 row.id, row.model_name, records, problems, service,
                 versions=_versions(versions or []), last_round=config.feedback_rounds,
                 limits=limits, jobs=jobs, on_check=lambda: progress.advance(task),
-                in_process=_graded_in_process(row.summary),
+                in_process=_graded(row.summary, "in_process"),
+                shares_state=_graded(row.summary, "shares_state"),
             )  # fmt: skip
         store.record_drift(row.id, summary.model_dump(mode="json"))
     print_drift(summary)
@@ -206,10 +209,11 @@ def _versions(specs: list[str]) -> dict[str, list[str]]:
     return chosen
 
 
-def _graded_in_process(summary: dict[str, Any] | None) -> frozenset[str]:
-    """The items the run graded in the program's own process (its stored summary says)."""
+def _graded(summary: dict[str, Any] | None, fallback: Fallback) -> frozenset[str]:
+    """The items the run graded so: in the program's own process, or with its pyplot (its
+    stored summary says)."""
     grading = Grading.model_validate((summary or {}).get("grading") or {})
-    return frozenset(grading.in_process)
+    return frozenset(getattr(grading, fallback))
 
 
 def print_drift(summary: DriftSummary) -> None:

@@ -150,6 +150,11 @@ def validate_cmd(
             f"{len(done.grading.in_process)} graded in-process, forgeable (their reference "
             "passes only with the test in the program's own process)"
         )
+    if done.grading.shares_state:
+        console.print(
+            f"{len(done.grading.shares_state)} graded with the program's pyplot as the test's "
+            "(their reference needs it; what the test computes through it is the program's)"
+        )
     err.print(
         f"executions: {stats['cache_hits']} cached, {stats.get('executed', 0)} run; "
         f"{stats['warm_servers_started']} warm servers "
@@ -177,6 +182,8 @@ def _print_reports(reports: list[ProblemReport]) -> None:
         details = [f"{name}: {report.checks[name].detail}" for name in report.failing]
         if report.in_process:
             details.insert(0, "graded in-process (its test needs the program's objects)")
+        if report.shares_state:
+            details.insert(0, "graded with the program's pyplot (its test needs its figures)")
         if report.substitution:
             details.append(report.substitution)
         if report.repeats is not None and report.repeats.flaky:

@@ -165,6 +165,12 @@ class Grading(BaseModel):
         description="under trusted grading, the items graded in the program's own process "
         "(forgeable) because their reference fails its test out of process and passes in one",
     )
+    shares_state: tuple[str, ...] = Field(
+        default=(),
+        description="under trusted grading, the items graded out of the program's process with "
+        "its pyplot (the process-state modules) as the test's, because their reference needs "
+        "that: what the test computes through those modules is the program's answer",
+    )
 
     def describe(self) -> str:
         warning = " (forgeable: a program written to defeat the grader can fake a pass)"
@@ -173,5 +179,10 @@ class Grading(BaseModel):
             text += (
                 f"; {len(self.in_process)} item(s) in-process, forgeable (their reference "
                 "passes only with the test in the program's process)"
+            )
+        if self.shares_state and not self.forgeable:
+            text += (
+                f"; {len(self.shares_state)} item(s) with the program's pyplot as the test's "
+                "(what the test computes through it is the program's answer)"
             )
         return text + (f", code {self.digest}" if self.digest else "")

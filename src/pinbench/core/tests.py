@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -77,6 +77,11 @@ class Focal(BaseModel):
     lines: tuple[int, ...]
 
 
+# How an item whose reference fails its test under trusted grading is graded instead: with the
+# process-state modules shared, or in the program's own process (`TestSpec.fallbacks`).
+Fallback = Literal["shares_state", "in_process"]
+
+
 class TestSpec(BaseModel):
     """One test of a problem: its code and how it attaches to the program."""
 
@@ -115,6 +120,12 @@ class TestSpec(BaseModel):
         description="graded in the program's own process (forgeable), because the item's "
         "reference fails this test under trusted grading and passes in one process",
     )
+    shares_state: bool = Field(
+        default=False,
+        description="graded out of the program's process, with the modules that are a "
+        "process's global state (pyplot) the program's for the test, because the item's "
+        "reference fails this test without them and passes with them",
+    )
 
     @model_serializer(mode="wrap")
     def _without_default_mode(self, handler: SerializerFunctionWrapHandler) -> Any:
@@ -122,12 +133,31 @@ class TestSpec(BaseModel):
         if isinstance(data, dict):
             if not self.in_process:
                 data.pop("in_process", None)
+            if not self.shares_state:
+                data.pop("shares_state", None)
             if self.program_suffix is None:
                 data.pop("program_suffix", None)
         return data
 
     def graded_in_process(self) -> TestSpec:
         return self.model_copy(update={"in_process": True})
+
+    def sharing_state(self) -> TestSpec:
+        return self.model_copy(update={"shares_state": True})
+
+    def graded(self, fallback: Fallback) -> TestSpec:
+        return self.model_copy(update={fallback: True})
+
+    def fallbacks(self) -> tuple[Fallback, ...]:
+        """Under trusted grading, how a test its item's reference fails is tried next, in
+        order (the first its reference passes grades the item): a Python test with the
+        process-state modules shared (still out of the program's process), then any test in
+        the program's own process (forgeable). Named as the item's grading records them."""
+        if self.in_process:
+            return ()
+        if self.kind is TestKind.JEST or self.shares_state:
+            return ("in_process",)
+        return ("shares_state", "in_process")
 
     @property
     def graded_outside(self) -> bool:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from pinbench.core.env import EnvSpec
 from pinbench.core.outcome import Limits, Status
 from pinbench.core.records import SampleRecord
+from pinbench.core.tests import TestSpec
 from pinbench.envs import Environments
 from pinbench.execution.local import ExecutionService
 from pinbench.metrics.scores import at_round, chains_of
@@ -61,6 +62,15 @@ class DriftSummary(BaseModel):
         return self.confused / self.checked if self.checked else None
 
 
+def graded_as_run(
+    test: TestSpec, item: str, in_process: frozenset[str], shares_state: frozenset[str]
+) -> TestSpec:
+    """The test graded as the run graded its item (its reference decided that)."""
+    if item in in_process:
+        return test.graded_in_process()
+    return test.sharing_state() if item in shares_state else test
+
+
 def other_versions(problem: Problem, versions: list[str]) -> list[tuple[str, EnvSpec]]:
     """The contrasting version (its own python and pins) and every requested version."""
     others: dict[str, EnvSpec] = {}
@@ -86,9 +96,11 @@ def drift(
     jobs: int = 2,
     on_check: Callable[[], None] | None = None,
     in_process: frozenset[str] = frozenset(),
+    shares_state: frozenset[str] = frozenset(),
 ) -> DriftSummary:
     """`versions`: library -> extra versions to try (beyond each problem's contrast);
-    `in_process`: the problems the run graded in the program's own process (as it did)."""
+    `in_process`, `shares_state`: the problems the run graded in the program's own process,
+    or with its pyplot (as it did)."""
     limits = limits or Limits()
     by_id = {p.id: p for p in problems}
     failed = [
@@ -110,8 +122,7 @@ def drift(
                 infra += 1
                 continue
             target = problem.model_copy(update={"version": version})
-            test = problem.hidden_test
-            test = test.graded_in_process() if problem.id in in_process else test
+            test = graded_as_run(problem.hidden_test, problem.id, in_process, shares_state)
             outcome = service.run(env, record.program, test, limits, preload_for(env, target))
             if outcome.status.is_infrastructure:
                 infra += 1

@@ -17,7 +17,14 @@ from pydantic import BaseModel, Field
 
 from pinbench.core.outcome import NOT_SCORED, Limits, Status
 from pinbench.core.records import SampleRecord
-from pinbench.drift.confusion import FAILURES, DriftSummary, direction_of, summarise, version_key
+from pinbench.drift.confusion import (
+    FAILURES,
+    DriftSummary,
+    direction_of,
+    graded_as_run,
+    summarise,
+    version_key,
+)
 from pinbench.envs import Environments
 from pinbench.envs.node import registry
 from pinbench.envs.python.index import IndexUnavailable, project_files
@@ -118,6 +125,7 @@ def compatibility(
     limits: Limits | None = None,
     jobs: int = 2,
     in_process: frozenset[str] = frozenset(),
+    shares_state: frozenset[str] = frozenset(),
     on_execution: Callable[[], None] | None = None,
 ) -> tuple[DriftSummary, Compatibility]:
     """`versions`: library -> the versions to try (a sample's own pin is its run's outcome).
@@ -150,8 +158,7 @@ def compatibility(
         if isinstance(env, Exception):
             status = Status.ENVIRONMENT_ERROR
         else:
-            test = problem.hidden_test
-            test = test.graded_in_process() if problem_id in in_process else test
+            test = graded_as_run(problem.hidden_test, problem_id, in_process, shares_state)
             status = service.run(env, program, test, limits, preload_for(env, target)).status
         if on_execution is not None:
             on_execution()

@@ -24,7 +24,7 @@ from pinbench.core.env import EnvError, Environment, EnvSpec
 from pinbench.core.item import Item
 from pinbench.core.outcome import Execution, Limits, Status
 from pinbench.core.records import SampleRecord
-from pinbench.core.tests import TestSpec
+from pinbench.core.tests import Fallback, TestSpec
 from pinbench.evaluation.config import ModelErrors, RunConfig, RunSummary
 from pinbench.execution.base import EnvHandle, Executor
 from pinbench.execution.timeouts import Calibration, retry_at_cap
@@ -66,7 +66,9 @@ class Runner:
         self._envs: dict[EnvSpec, asyncio.Future[EnvHandle | Exception]] = {}
         self._deadlines: dict[str, asyncio.Future[float]] = {}
         self._references: dict[str, Execution] = {}  # item -> its reference's calibration run
-        self._in_process: set[str] = set()  # items whose reference passes only in one process
+        # items whose reference passes its tests only graded so (in one process, or sharing
+        # the program's process-state modules)
+        self._graded: dict[str, Fallback] = {}
         self._flaky = _known_flaky(items) if executor is not None else set()
         self._requests = {"asked": 0, "cached": 0, "errors": 0}
         self._cap = Limits(wall_seconds=config.timeout_cap, cpu_seconds=int(config.timeout_cap))
@@ -142,7 +144,10 @@ class Runner:
             notes=notes,
             model_errors=errors,
             grading=current_grading().model_copy(
-                update={"in_process": tuple(sorted(self._in_process))}
+                update={
+                    fallback: tuple(sorted(i for i, f in self._graded.items() if f == fallback))
+                    for fallback in ("in_process", "shares_state")
+                }
             ),
         )
 
@@ -380,9 +385,9 @@ class Runner:
         assert self.executor is not None
         modules = tuple(dict.fromkeys((*env.modules, *item.preload)))
         if not test.graded_outside:
-            self._in_process.add(item.id)  # a repository's suite: reported as in-process
-        if item.id in self._in_process:
-            test = test.graded_in_process()
+            self._graded[item.id] = "in_process"  # a repository's suite: reported in-process
+        if item.id in self._graded:
+            test = test.graded(self._graded[item.id])
         result = await self.executor.run(env, program, test, limits, modules, fresh)
         timed_out = result.status is Status.TIMEOUT
         cap = self._cap_of(item)
@@ -405,13 +410,14 @@ class Runner:
             return exc
 
     async def _all_pass(
-        self, env: EnvHandle, item: Item[Any], hidden: Execution, in_process: bool
+        self, env: EnvHandle, item: Item[Any], hidden: Execution, fallback: Fallback | None
     ) -> bool:
         """Whether the reference, which met its hidden test as `hidden`, passes its visible
-        test too, both graded in the program's process or both not."""
+        test too, both graded as `fallback` says (None: trusted, as they are)."""
         if not hidden.passed or item.visible_test is None:
             return hidden.passed
-        test = item.visible_test.graded_in_process() if in_process else item.visible_test
+        test = item.visible_test
+        test = test.graded(fallback) if fallback is not None else test
         return (await self._run(env, item, item.reference, test, self._cap_of(item))).passed
 
     def _cap_of(self, item: Item[Any]) -> Limits:
@@ -431,14 +437,21 @@ class Runner:
                 cap = self._cap_of(item)
                 reference = await self._run(env, item, item.reference, item.hidden_test, cap)
                 trusted = current_grading().mode == TRUSTED
-                if trusted and not await self._all_pass(env, item, reference, False):
+                if (
+                    trusted
+                    and item.id not in self._graded
+                    and not await self._all_pass(env, item, reference, None)
+                ):
                     # Decided by the reference alone, never by a sample: tests that need the
-                    # program's objects in its own process are graded there, and reported so.
-                    test = item.hidden_test.graded_in_process()
-                    again = await self._run(env, item, item.reference, test, cap)
-                    if await self._all_pass(env, item, again, True):
-                        self._in_process.add(item.id)
-                        reference = again
+                    # program's pyplot, or its objects in its own process, are graded so, and
+                    # reported so.
+                    for fallback in item.hidden_test.fallbacks():
+                        test = item.hidden_test.graded(fallback)
+                        again = await self._run(env, item, item.reference, test, cap)
+                        if await self._all_pass(env, item, again, fallback):
+                            self._graded[item.id] = fallback
+                            reference = again
+                            break
                 self._references[item.id] = reference
                 calibration = Calibration(
                     reference_seconds=reference.seconds, cap_seconds=cap.wall_seconds

@@ -45,6 +45,8 @@ def job_for(program: str, test: TestSpec) -> dict[str, Any]:
     job = _job(program, test)
     if test.in_process:
         job["in_process"] = True  # the item's reference needs it: graded in one process
+    if test.shares_state:
+        job["shares_state"] = True  # the item's reference needs the program's pyplot
     return job
 
 

@@ -21,10 +21,12 @@ import base64
 import builtins
 import collections
 import json
+import os
 import socket
 import struct
 import sys
 import threading
+import types
 
 import _values
 
@@ -404,7 +406,12 @@ class Endpoint(object):
             return found
         if isinstance(obj, BaseException):
             return self.encode_exception(obj)
-        if _values.copyable_type(t) and (self.policy is None or self.policy.exportable(obj)):
+        policy = self.policy
+        if (
+            _values.copyable_type(t)
+            and not _values.stateful(t)
+            and (policy is None or (policy.exportable(obj) and policy.copies(obj)))
+        ):
             found = self._encode_value(obj, t, d)
             if found is not None:
                 return found
@@ -506,6 +513,8 @@ class Endpoint(object):
             info["name"] = getattr(obj, "__name__", "?")
         elif callable(obj):
             kind = "callable"
+        if kind in ("object", "callable"):  # what `isinstance` of its proxy may say (`_claimed`)
+            info["mro"] = [[k.__module__, k.__qualname__] for k in type(obj).__mro__][:16]
         info["kind"] = kind
         info["type"] = [type(obj).__module__, type(obj).__qualname__]
         return ["H", self.export(obj), info]
@@ -813,7 +822,9 @@ class Endpoint(object):
         if kind == "class" and info.get("exc") is True:
             made = self._stand_in(hid, info)
         else:
-            made = Proxy._make(self, hid, kind if isinstance(kind, str) else "object")
+            kind = kind if isinstance(kind, str) else "object"
+            claim = info.get("mro") if kind in ("object", "callable") else None
+            made = Proxy._make(self, hid, kind, claim if isinstance(claim, list) else None)
         self.proxies[hid] = made
         return made
 
@@ -1885,15 +1896,22 @@ class Proxy(object):
     owner must not answer for this side: in the grader, comparisons are identity and a proxy
     has no truth value (`Endpoint.trusting` False)."""
 
-    __slots__ = ("_pb_ep", "_pb_id", "_pb_kind", "__weakref__")
+    __slots__ = ("_pb_ep", "_pb_id", "_pb_kind", "_pb_claim", "__weakref__")
 
     @staticmethod
-    def _make(ep, hid, kind):
+    def _make(ep, hid, kind, claim=None):
         proxy = object.__new__(Proxy)
         object.__setattr__(proxy, "_pb_ep", ep)
         object.__setattr__(proxy, "_pb_id", hid)
         object.__setattr__(proxy, "_pb_kind", kind)
+        object.__setattr__(proxy, "_pb_claim", claim)
         return proxy
+
+    @property
+    def __class__(self):
+        """What `isinstance` and `issubclass(x.__class__, ...)` see: the class of the object
+        over there when it is one this process may grant it (`_claimed`), else Proxy."""
+        return _claimed(self)
 
     def _pb(self, op, *args):
         return object.__getattribute__(self, "_pb_ep").request(op, self, *args)
@@ -2046,6 +2064,78 @@ class Proxy(object):
 
     def __invert__(self):
         return self._pb("unop", "invert")
+
+
+def _claimed(proxy):
+    """The class a proxy's object says it has (its type's MRO, as the other side sent it),
+    resolved here: the first class of it that this process has loaded itself and that
+    `_claimable` grants; Proxy when none is. The other side can claim anything, so a claim is
+    granted only for a class the program could have subclassed in its own process (an
+    instance of its own subclass, with every method its own, would pass the same `isinstance`
+    in one process): a claim gives it nothing it could not have honestly. Its answers stay
+    answers of the other process; a proxy's comparisons and truth stay refused. Never a
+    builtin or standard library class, a class with such a base (a dict, a number, a date,
+    an exception) but for the abstract ones (`abc.ABC`, `typing.Generic`), a class whose values cross as copies (numpy's, pandas', torch's, Pillow's)
+    or a test framework's or the harness's class: values of those would have crossed as
+    values, and those frameworks steer the verdict. Resolved again until granted (the test
+    may import the class's module after it got the proxy)."""
+    claim = object.__getattribute__(proxy, "_pb_claim")
+    if isinstance(claim, type):
+        return claim
+    if isinstance(claim, list):
+        for entry in claim[:16]:
+            klass = _resolve_class(entry)
+            if klass is not None and _claimable(klass):
+                object.__setattr__(proxy, "_pb_claim", klass)
+                return klass
+    return Proxy
+
+
+def _resolve_class(entry):
+    """A class of a module this process has loaded, by (module, qualname); or None."""
+    if not (isinstance(entry, list) and len(entry) == 2):
+        return None
+    module, qualname = entry
+    if type(qualname) is not str or not _installed(module):
+        return None
+    found = _module(module)  # looked up in dictionaries: no attribute hook of anyone's runs
+    for part in qualname.split("."):
+        found = found.__dict__.get(part) if isinstance(found, (type, types.ModuleType)) else None
+    if isinstance(found, type) and found.__module__ == module and found.__qualname__ == qualname:
+        return found
+    return None
+
+
+_BASETYPE = 1 << 10  # Py_TPFLAGS_BASETYPE: a class that may be subclassed
+# the harness and its test runner; the libraries whose values this codec builds (Pillow: its
+# images, not its drawing contexts)
+_UNCLAIMABLE = frozenset(
+    [m.split(".")[0] for m in _values.HARNESS_MODULES] + ["numpy", "pandas", "torch"]
+)
+
+
+def _claimable(klass):
+    if issubclass(klass, (type, BaseException)) or not klass.__flags__ & _BASETYPE:
+        return False
+    # every base but `object` and the abstract ones an installed package's: a dict's, a
+    # number's, a date's value is data (a real one crosses as one), a thread is the runtime's
+    return all(
+        k.__module__ in _ABSTRACT or _installed(k.__module__) for k in klass.__mro__[:-1]
+    ) and _installed(klass.__module__)
+
+
+_ABSTRACT = ("abc", "typing", "_collections_abc", "collections.abc", "typing_extensions")
+
+
+def _installed(name):
+    """Whether module `name` is loaded here from an installed package (site-packages), and
+    none of the harness, its test runner or a codec's library."""
+    if type(name) is not str or name.split(".")[0] in _UNCLAIMABLE or name in _CODEC_MODULES:
+        return False
+    module = _module(name)  # a module as imported: not the program's (the test's `sample`)
+    path = module.__dict__.get("__file__") if type(module) is types.ModuleType else None
+    parts = path.replace(os.sep, "/").split("/") if isinstance(path, str) else ()
+    return "site-packages" in parts or "dist-packages" in parts
 
 
 _FORWARDED_DUNDERS = set(("__name__", "__qualname__", "__doc__", "__wrapped__", "__annotations__"))

@@ -2332,6 +2332,8 @@ def _run_trusted(job, record, proof_fd, secret_fd, in_server, started):
     grader = _trusted.Grader(grader_sock, program)
     try:
         grader.install_mirrors(with_pytest=job["mode"] == "pytest")
+        if job.get("shares_state"):
+            grader.share_state_modules()
         if job["mode"] == "pytest":
             grader.remote_module(job["module"])
             _run_pytest(job, record, test_dir=_trusted.GRADERDIR, trusted=True)

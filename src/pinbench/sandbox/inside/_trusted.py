@@ -101,8 +101,41 @@ class _Echoed(_Text):
 
 
 class _ProgramPolicy(object):
+    def __init__(self, code_dir, main):
+        self.code_dir, self.main = code_dir.rstrip(os.sep) + os.sep, main
+        self.modules, self.known = [main], 0
+
     def exportable(self, obj):
         return True
+
+    def copies(self, obj):
+        """Whether a pinned library's value crosses as a copy: not when it is an object of
+        the program's module (a global: `app = Flask(...)`) that compares by identity. The
+        program's code reaches that one object through its global; what the test does to it
+        (its configuration, a context it enters) must be done to the same object, as in one
+        process. A value that compares by its content (a version, a point) is still a copy."""
+        if type(obj).__eq__ is not object.__eq__:
+            return True
+        for module in self._program_modules():
+            for value in list(module.__dict__.values()):
+                if value is obj:
+                    return False
+        return True
+
+    def _program_modules(self):
+        """`__main__` and the modules imported from the program's files."""
+        if len(sys.modules) != self.known:
+            self.known = len(sys.modules)
+            self.modules = [self.main]
+            for module in list(sys.modules.values()):
+                path = (
+                    module.__dict__.get("__file__")
+                    if isinstance(module, types.ModuleType)
+                    else None
+                )
+                if isinstance(path, str) and path.startswith(self.code_dir):
+                    self.modules.append(module)
+        return self.modules
 
     def check(self, op, values):
         pass
@@ -121,7 +154,9 @@ def serve_program(sock, job, code_dir, watch=None):
     `watch(emit)` starts recording deprecation signals, each sent to the grader as it comes;
     a replaced recorder is told before the next message (the program's code runs only while
     a request waits for its answer)."""
-    ep = _remote.Endpoint(sock, trusting=True, serve_policy=_ProgramPolicy())
+    main = types.ModuleType("__main__")
+    main.__file__ = os.path.join(code_dir, "program.py")
+    ep = _remote.Endpoint(sock, trusting=True, serve_policy=_ProgramPolicy(code_dir, main))
     pending = []
     send = ep._send
     told = [watch is None]
@@ -141,8 +176,6 @@ def serve_program(sock, job, code_dir, watch=None):
     budget = [int(job.get("limits", {}).get("file_size") or (64 << 20))]
     sys.stdout = _Forwarded(pending, 1, budget)
     sys.stderr = _Forwarded(pending, 2, budget)
-    main = types.ModuleType("__main__")
-    main.__file__ = os.path.join(code_dir, "program.py")
     mirrored = {}
 
     def run_main(ep):
@@ -288,6 +321,9 @@ class _GraderPolicy(object):
         if cell is not None:
             self.refused_types += (cell,)
 
+    def copies(self, obj):
+        return True
+
     def exportable(self, obj):
         if isinstance(obj, self.refused_types):
             return False
@@ -326,6 +362,11 @@ class _GraderPolicy(object):
 def _is_mock(obj):
     mock = sys.modules.get("unittest.mock")
     return mock is not None and isinstance(obj, mock.NonCallableMock)
+
+
+# Modules whose purpose is a process's global state that a test and the program share in one
+# process (the test closes, finds and inspects the figures the program drew with pyplot).
+STATE_MODULES = ("matplotlib.pyplot",)
 
 
 class RemoteModule(types.ModuleType):
@@ -487,6 +528,40 @@ class Grader(object):
     def remote_module(self, name):
         module = RemoteModule(name, self.ep.request("import", name))
         sys.modules[name] = module
+        return module
+
+    def share_state_modules(self):
+        """The modules that are a process's global state (`STATE_MODULES`: pyplot's figures
+        and current axes) are the program's for the test, as in one process: the figure the
+        program drew on is the one the test's `plt.gca()` finds, and the test's
+        `plt.close("all")` closes it. One loaded here already (preloaded with the pinned
+        library) is replaced now; one imported later is the program's as it is imported."""
+        grader = self
+
+        class Finder(object):
+            def find_spec(self, name, path=None, target=None):
+                if name not in STATE_MODULES:
+                    return None
+                import importlib.util
+
+                return importlib.util.spec_from_loader(name, self)
+
+            def create_module(self, spec):
+                return grader._state_module(spec.name)
+
+            def exec_module(self, module):
+                pass
+
+        for name in STATE_MODULES:
+            if name in sys.modules:
+                self._state_module(name)
+        sys.meta_path.insert(0, Finder())
+
+    def _state_module(self, name):
+        module = self.remote_module(name)
+        parent, _, child = name.rpartition(".")
+        if parent in sys.modules:  # `import matplotlib.pyplot as plt` reads the package's
+            setattr(sys.modules[parent], child, module)
         return module
 
     # --- patches of library modules, mirrored

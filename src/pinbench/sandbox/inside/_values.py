@@ -58,9 +58,24 @@ def set_libraries(names):
 
 
 def copyable_type(klass):
-    """True when instances of `klass` cross as copies: a class of a pinned library."""
+    """True when instances of `klass` may cross as copies: a class of a pinned library."""
     module = getattr(klass, "__module__", None)
     return isinstance(module, str) and module.split(".", 1)[0] in _libraries
+
+
+def stateful(klass):
+    """A context manager: entering one is what it is for, and that is done to the process
+    that has it (a Flask request context the test enters for the program's view functions, a
+    test client, a session). Its values cross as handles, unless this codec has its own form
+    for them (a Pillow image)."""
+    found = _managers.get(klass)
+    if found is None:
+        mro = getattr(klass, "__mro__", ())
+        found = _managers[klass] = any("__enter__" in k.__dict__ for k in mro[:-1])
+    return found
+
+
+_managers = {}  # class -> whether it is a context manager
 
 
 def layout(klass):
@@ -344,7 +359,7 @@ def library_class(module, qualname, may_import):
         klass = getattr(klass, part, None)
     if not isinstance(klass, type) or klass.__module__ != module or klass.__qualname__ != qualname:
         return None
-    return klass
+    return None if stateful(klass) else klass  # never a copy of a context manager
 
 
 def _installed(module):
