@@ -115,6 +115,14 @@ class Widget:
     def __init__(self):
         self.parts = [1, 2]
 
+UNSET = object()  # sentinels: only their identity means anything
+
+class _Missing:
+    pass
+
+MISSING = _Missing()
+REGISTRY = Widget()  # a global with state: not a sentinel
+
 class Session(Widget):  # a context manager: entering it is what it is for
     def __enter__(self):
         return self
@@ -729,6 +737,70 @@ def test_what_a_call_did_to_its_arguments_is_done_to_the_lenders_values(codec) -
     ours.close()
 
 
+def test_a_part_of_an_argument_handed_back_is_the_lenders_part(codec) -> None:
+    """`f(req) is req.context` (falcon's request context, set and returned): the answer names
+    the part of the test's value, changed or not, and the test gets its own object."""
+    import socket
+    import threading
+
+    _remote, lib = codec[0], codec[2]
+    ours, theirs = socket.socketpair()
+    grader, program = _remote.Endpoint(ours, trusting=False), _remote.Endpoint(theirs, True)
+    program.handlers["context"] = lambda ep, r: (r.b.update(role="admin"), r.b)[1]
+    program.handlers["first"] = lambda ep, d: d["items"][0]
+    program.handlers["fresh"] = lambda ep, d: list(d["items"][0])
+    threading.Thread(target=program.serve_forever, daemon=True).start()
+    request = lib.Plain(1, {"user": "jane"})
+    context = grader.request("context", request)
+    assert context is request.b and context == {"user": "jane", "role": "admin"}
+    table = {"items": [[1, 2], [3]]}
+    assert grader.request("first", table) is table["items"][0]  # unchanged: its own
+    fresh = grader.request("fresh", table)
+    assert fresh == [1, 2] and fresh is not table["items"][0]  # an equal new list is new
+    ours.close()
+
+
+def test_a_part_of_the_tests_value_the_program_returns_is_the_tests(lib_run: LibRun) -> None:
+    """End to end, every path: the program sets a request's context and returns it (falcon's
+    `custom_set_context`, GitChameleon 2.0): the test's `assertIs` holds, a new object
+    that only looks like it does not pass."""
+    test = """
+        from sample_x import set_context
+        def test_context():
+            request = {"context": {"user": "jane"}, "path": "/"}
+            context = set_context(request, "admin")
+            assert context is request["context"]
+            assert context == {"user": "jane", "role": "admin"}
+    """
+    right = "def set_context(request, role):\n    request['context']['role'] = role\n"
+    right += "    return request['context']\n"
+    wrong = "def set_context(request, role):\n    request['context']['role'] = role\n"
+    wrong += "    return dict(request['context'])\n"
+    assert lib_run(right, test).status is Status.PASSED
+    failed = lib_run(wrong, test)
+    assert failed.status is Status.FAILED and " is " in failed.message, failed.message
+
+
+@pytest.mark.parametrize(
+    "message", [["P", 1, 99, ["L", [1, 2]]], ["P", 1, 0, ["L", [7]]], ["P", 77, 0, ["L", [1, 2]]]]
+)
+def test_a_part_named_wrongly_is_only_a_copy(codec, message: list[Any]) -> None:
+    """A part the program names by a number that is not one, or with a value that is not
+    what the test's own part is, or of a value never lent, decodes as a copy of that value."""
+    grader = _remote_grader(codec)
+    lent = [[1, 2], [3]]
+    assert grader.encode(lent)[:2] == ["K", 1]  # lent: token 1
+    assert grader.decode(["P", 1, 0, ["L", [1, 2]]]) is lent[0]  # named rightly: its own
+    got = grader.decode(message)
+    assert got == message[3][1] and all(got is not part for part in lent)
+
+
+@pytest.mark.parametrize("message", [["P", 1, 0], ["P", "1", 0, ["L", []]], ["P", 1, 0, ["T", []]]])
+def test_malformed_parts_are_refused(codec, message: list[Any]) -> None:
+    with pytest.raises(codec[0].BadMessage):
+        _forged(codec, message)
+
+
 @pytest.mark.parametrize(
     "changes",
     [[[1, ["T", []]]], [["1", ["L", []]]], [[1]], "x", [[1, ["H", 1, {}]]], [[1, [["L"], 1]]]],
@@ -960,6 +1032,41 @@ def test_a_forged_claim_of_a_subclassable_library_class_grants_only_isinstance(c
         _ = got < 1
 
 
+def test_a_librarys_sentinels_cross_as_the_receivers_own(codec) -> None:
+    """`x is _UNSET` in a library's code (falcon's media, numpy's `_NoValue`): a library's
+    stateless global that only its identity distinguishes crosses by its name, and the
+    receiver takes its own; a fresh `object()` of the program's is not one of them."""
+    _remote, _, lib = codec
+    assert _cross(codec, lib.UNSET) is lib.UNSET and _cross(codec, lib.MISSING) is lib.MISSING
+    holder = _cross(codec, lib.Plain(lib.UNSET, [lib.MISSING]))
+    assert type(holder) is lib.Plain and holder.a is lib.UNSET and holder.b[0] is lib.MISSING
+    assert type(_cross(codec, object())) is _remote.Proxy
+    registry = _cross(codec, lib.REGISTRY)  # state of its own: a copy, as any value
+    assert type(registry) is lib.Widget and registry is not lib.REGISTRY
+
+
+@pytest.mark.parametrize(
+    "named",
+    [["fakelib", "Plain"], ["fakelib", "REGISTRY"], ["fakelib", "nothing"], ["os", "sep"],
+     ["fakelib_not_loaded", "UNSET"], [1, "UNSET"]],
+)  # fmt: skip
+def test_a_global_named_wrongly_is_what_came_with_it(codec, named: list[Any]) -> None:
+    """Only a pinned library's sentinel, loaded here, is taken by its name; anything else the
+    program names decodes as the handle it sent with it, and nothing is imported."""
+    _remote = codec[0]
+    handle = ["H", 5, {"kind": "object", "type": ["builtins", "object"]}]
+    got = _forged(codec, ["G", *named, handle])
+    assert type(got) is _remote.Proxy and "fakelib_not_loaded" not in sys.modules
+
+
+@pytest.mark.parametrize(
+    "message", [["G", "fakelib", "UNSET"], ["G", "fakelib", "UNSET", ["L", []]], ["G", "fakelib"]]
+)
+def test_malformed_globals_are_refused(codec, message: list[Any]) -> None:
+    with pytest.raises(codec[0].BadMessage):
+        _forged(codec, message)
+
+
 def test_a_context_manager_of_a_library_stays_where_it_is_entered(codec) -> None:
     """Entering a Flask request context, a client or a session is done to the process that
     has it: a copy entered in the grader would leave the program's code outside it."""
@@ -1137,6 +1244,23 @@ def test_pyplot_is_the_programs_state_for_the_test(
 @pytest.fixture(scope="module")
 def pandas_env() -> Environment:
     return ensure(EnvSpec(version="3.9", pins=("pandas==1.3.5",)))
+
+
+def test_library_sentinels_are_the_graders_own(
+    pandas_env: Environment, isolation: Isolation, pools: WarmPools | None
+) -> None:
+    """numpy's `_NoValue` and pandas' `no_default` returned by the program are the grader's
+    own, so the test's `is` holds (and numpy's and pandas' own checks of them, in the grader);
+    a fresh `object()` is not one of them."""
+    test = "import numpy as np\nfrom pandas._libs.lib import no_default\n"
+    test += "value, marker = defaults()\nassert value is np._NoValue and marker is no_default\n"
+    program = "import numpy as np\nfrom pandas._libs import lib\n\n\ndef defaults():\n"
+    program += "    return np._NoValue, lib.no_default\n"
+    spec = TestSpec(kind=TestKind.SCRIPT, code=test)
+    right = _execute_in(pandas_env, program, spec, isolation, pools)
+    assert right.status is Status.PASSED, right.message
+    wrong = program.replace("lib.no_default", "object()")
+    assert _execute_in(pandas_env, wrong, spec, isolation, pools).status is Status.FAILED
 
 
 def test_categorical_dtypes_keep_their_categories_and_order(

@@ -227,6 +227,7 @@ class Endpoint(object):
         self.unsized = []  # their tokens until the message that carries them is sent
         self.next_token = 1
         self.borrowed = _Kept()  # copies of the other side's: id(copy) -> (copy, token, encoding)
+        self.parts_of = {}  # while answering: id(part) -> (token, index, part) of those copies
         self.frame_bytes = 0  # the size of the message being decoded
         self.checking = None  # the copy being encoded as it is now (not as a reference)
         self.lending = False  # encoding the parts of a lent value, or to compare: no tokens
@@ -284,15 +285,22 @@ class Endpoint(object):
         return self._done(obj, ["K", token, inner])
 
     def _then_and_now(self, copy, depth):
-        """(token, encoding as lent, encoding now: no tokens, its parts as they are) of a copy
-        the other side lent us; None when it is not one, or no longer encodes."""
+        """(token, encoding as lent, encoding now: no tokens, its parts as they are, those
+        parts in the order they are numbered) of a copy the other side lent us; None when it
+        is not one, or no longer encodes."""
         entry = self.borrowed.get(id(copy))
         if entry is None or entry[0] is not copy:
             return None
+        encoded = self._as_lent(copy, depth)
+        return None if encoded is None else (entry[1], entry[2]) + encoded
+
+    def _as_lent(self, obj, depth):
+        """(`obj` encoded as a value is lent, without tokens, its numbered parts in order);
+        None when it does not encode. Both sides number a value's parts alike this way."""
         saved = self.sent, self.lending, self.checking
-        self.sent, self.lending, self.checking = ({}, []), True, copy
+        self.sent, self.lending, self.checking = ({}, []), True, obj
         try:
-            return entry[1], entry[2], self._encode(copy, depth)
+            return self._encode(obj, depth), self.sent[1]
         except (ValueError, RecursionError):
             return None
         finally:
@@ -303,8 +311,13 @@ class Endpoint(object):
         changed (the lender updates its own objects: a list the test passed was appended to,
         as in one process); they count as unchanged from here on."""
         changes = []
+        self.parts_of = {}
         for copy, _ in received:
             compared = self._then_and_now(copy, 0)
+            if compared is not None:  # what the answer may name as a part of it (`_part`)
+                for index, part in enumerate(compared[3]):
+                    if part is not copy:
+                        self.parts_of.setdefault(id(part), (compared[0], index, part))
             # A copy that no longer encodes as a value (a cache the call filled made it a large
             # cyclic graph) cannot be restored: the lender's stays as it was.
             if compared is None or not _lent_tag(compared[2]):
@@ -344,8 +357,21 @@ class Endpoint(object):
         other side takes its own object, or the copy when it no longer keeps that."""
         compared = self._then_and_now(obj, depth)
         if compared is None or not _same(compared[2], compared[1]):
-            return None
+            return self._part(obj, depth)
         return self._done(obj, ["O", compared[0], compared[2]])
+
+    def _part(self, obj, depth):
+        """["P", token, index, value] for a part of a copy the other side lent us in this
+        request (a request's context the program set and returned: `f(req) is req.context`),
+        numbered as both sides number that value's parts; the other side takes its own
+        object's part when it encodes as `value` there, else a copy of `value`."""
+        found = self.parts_of.get(id(obj)) if self.parts_of and not self.lending else None
+        if found is None or found[2] is not obj:
+            return None
+        encoded = self._as_lent(obj, depth)
+        if encoded is None or not _lent_tag(encoded[0]):
+            return None
+        return self._done(obj, ["P", found[0], found[1], encoded[0]])
 
     def _shared(self, obj):
         index = self.sent[0].get(id(obj))
@@ -406,6 +432,9 @@ class Endpoint(object):
             return found
         if isinstance(obj, BaseException):
             return self.encode_exception(obj)
+        named = _values.named_global(obj)
+        if named is not None:  # a library's sentinel: the other side's own, by its name
+            return ["G", named[0], named[1], self.encode_handle(obj)]
         policy = self.policy
         if (
             _values.copyable_type(t)
@@ -973,12 +1002,15 @@ class Endpoint(object):
                 reply = {"re": rid, "ok": self.encode(result)}
             except (ValueError, RecursionError) as exc:
                 reply = {"re": rid, "err": self.encode_exception(exc)}
+            finally:
+                self.parts_of = {}
         except BadMessage:
             raise
         except BaseException as exc:  # the operation's own error is the answer
             if isinstance(exc, KeyboardInterrupt) and not self.trusting:
                 exc = RuntimeError("%s in the grader" % type(exc).__name__)
             changes = self._changes(received)
+            self.parts_of = {}
             reply = {"re": rid, "err": self.encode_exception(exc)}
         if changes:
             reply["ch"] = changes
@@ -1532,6 +1564,31 @@ def _decode_returned(ep, rest, d):
     return ep._got(own if own is not None else _decode_apart(ep, rest[1], d))
 
 
+def _decode_part(ep, rest, d):
+    """A part of one of our own values (`Endpoint._part`), as our value is now (the call's
+    changes to it are taken before its answer): ours where it encodes as the other side's
+    copy of it did, else that copy."""
+    _want(len(rest) == 3 and type(rest[0]) is int and type(rest[1]) is int, "bad part")
+    _want(isinstance(rest[2], list) and _lent_tag(rest[2]), "bad part")
+    own = ep.lent.get(rest[0])
+    if own is not None and rest[1] >= 0:
+        numbered = ep._as_lent(own, 0)
+        if numbered is not None and rest[1] < len(numbered[1]):
+            part = numbered[1][rest[1]]
+            mine = ep._as_lent(part, 0)
+            if mine is not None and _same(mine[0], rest[2]):
+                return ep._got(part)
+    return ep._got(_decode_apart(ep, rest[2], d))
+
+
+def _decode_global(ep, rest, d):
+    """A pinned library's sentinel (`_values.named_global`): this side's own of that name,
+    as one process has one; else what the other side sent with it (a handle)."""
+    _want(len(rest) == 3 and isinstance(rest[2], list) and rest[2][:1] == ["H"], "bad global")
+    found = _values.global_named(rest[0], rest[1])
+    return found if found is not None else ep._decode(rest[2], d)
+
+
 def _decode_apart(ep, data, d):
     """A lent value's own encoding: its shared references count from its start."""
     saved, ep.got = ep.got, []
@@ -1684,6 +1741,8 @@ _DECODERS = {
     "@": _decode_shared,
     "K": _decode_lent,
     "O": _decode_returned,
+    "P": _decode_part,
+    "G": _decode_global,
     "OD": lambda ep, rest, d: _hashable(_ordered_dict, ep._pairs(rest, d)),
     "CNT": lambda ep, rest, d: _hashable(_counter, ep._pairs(rest, d)),
     "DD": _defaultdict,

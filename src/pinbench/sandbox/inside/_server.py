@@ -23,6 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import _deprecations  # noqa: E402  (beside this file, as the runner)
 import _runner  # noqa: E402  (the runner sits beside this file)
+import _values  # noqa: E402  (the codec's, beside it)
 import _zygotes  # noqa: E402
 
 MAX_MESSAGE = 4 << 20
@@ -142,6 +143,7 @@ def main():
         except BaseException as exc:  # a library that does not import is the host's to report
             failed[name] = "%s: %s" % (type(exc).__name__, exc)
     _runner.warm_up()
+    _values.named_global(None)  # the loaded packages' sentinels: once, not in every child
     if hasattr(gc, "freeze"):  # 3.7+: children's collections leave the preloaded pages shared
         gc.freeze()
     for stream in (sys.stdout, sys.stderr):

@@ -57,6 +57,64 @@ def set_libraries(names):
     _libraries.update(n for n in names or () if isinstance(n, str) and n not in HARNESS_MODULES)
 
 
+def sentinel(obj):
+    """Whether `obj` is a stateless object only its identity distinguishes: a bare `object()`,
+    or an instance with no state of a class that compares by identity (a library's `_UNSET`,
+    `MISSING`, `NOTHING`). A copy of one is another object, which no `is` check matches."""
+    t = type(obj)  # by its type alone: a lazy object (Django's settings) stays untouched
+    if t is object:
+        return True
+    if issubclass(t, type) or callable(obj) or t.__eq__ is not object.__eq__:
+        return False
+    if t.__dict__.get("__slots__") or any(k.__dict__.get("__slots__") for k in t.__mro__):
+        return False
+    try:
+        state = object.__getattribute__(obj, "__dict__")
+    except AttributeError:
+        return False  # a C type's instance: its state is not visible here
+    # a Python class all the way to `object`: no state of C kept where this cannot see it
+    return (
+        type(state) is dict and not state and all(k.__flags__ & _HEAPTYPE for k in t.__mro__[:-1])
+    )
+
+
+_globals = {}  # id(sentinel) -> (module, name, sentinel) of installed packages' modules
+_scanned = set()  # the modules looked at for them
+
+
+def named_global(obj):
+    """(module, name) of a sentinel that a module of an installed package (not the harness's
+    or its test runner's) holds as a global, or None. Modules are looked at once each, as
+    they are first met loaded."""
+    if len(_scanned) != len(sys.modules):
+        for name, module in list(sys.modules.items()):
+            if name in _scanned:
+                continue
+            _scanned.add(name)
+            if name.split(".", 1)[0] in HARNESS_MODULES or not _installed(module):
+                continue
+            for key, value in list(module.__dict__.items()):
+                try:
+                    if type(key) is str and not key.startswith("__") and sentinel(value):
+                        _globals.setdefault(id(value), (name, key, value))
+                except Exception:  # a class whose layout cannot be told: not one
+                    pass
+    found = _globals.get(id(obj))
+    return (found[0], found[1]) if found is not None and found[2] is obj else None
+
+
+def global_named(module, name):
+    """The sentinel `module.name` of an installed package's module loaded here, or None
+    (never imported for the asking)."""
+    if not (isinstance(module, str) and isinstance(name, str)):
+        return None
+    loaded = sys.modules.get(module)
+    if module.split(".", 1)[0] in HARNESS_MODULES or not _installed(loaded):
+        return None
+    value = loaded.__dict__.get(name)
+    return value if value is not None and sentinel(value) else None
+
+
 def copyable_type(klass):
     """True when instances of `klass` may cross as copies: a class of a pinned library."""
     module = getattr(klass, "__module__", None)
