@@ -39,9 +39,14 @@ MAX_NODES = 4 << 20
 # frames: ~9 000); in a larger one (a plotly 4 figure: ~275 000 with its template), as in one
 # holding a handle, each value whose parts close a cycle is a handle (`Endpoint._encode_value`).
 MAX_CYCLIC_PARTS = 16 << 10
+MAX_PART_PARTS = 4096  # a lent value whose parts an answer may name: so many parts at most
 _HEADER = struct.Struct(">I")
 # Bound once: a program that patches json (or os) in its process does not break its channel.
 _dumps, _loads = json.dumps, json.loads
+
+
+class _TooLarge(Exception):
+    """The cyclic copy being tried has more than MAX_CYCLIC_PARTS parts: it is given up."""
 
 
 class BadMessage(Exception):
@@ -221,6 +226,8 @@ class Endpoint(object):
         self.acyclic = 0  # encoding a large cyclic graph: a reference back ends a copy
         self.handles_out = 0  # handles encoded so far (a graph holding one is a live object)
         self.parts = 0  # parts encoded so far (what a cyclic value's copy costs)
+        self.budget = float("inf")  # the parts an encoding may reach (`_as_lent`)
+        self.cyclic_limit = float("inf")  # the parts a cyclic copy being tried may reach
         self.sent = ({}, [])  # this value's shared parts: id -> index, and the objects
         self.got = []  # the shared parts of the value being decoded, by index
         self.lent = _Kept()  # values this side sent as copies: token -> value (what "O" names)
@@ -294,17 +301,20 @@ class Endpoint(object):
         encoded = self._as_lent(copy, depth)
         return None if encoded is None else (entry[1], entry[2]) + encoded
 
-    def _as_lent(self, obj, depth):
+    def _as_lent(self, obj, depth, limit=None):
         """(`obj` encoded as a value is lent, without tokens, its numbered parts in order);
-        None when it does not encode. Both sides number a value's parts alike this way."""
-        saved = self.sent, self.lending, self.checking
+        None when it does not encode, or takes more than `limit` parts. Both sides number a
+        value's parts alike this way."""
+        saved = self.sent, self.lending, self.checking, self.budget
         self.sent, self.lending, self.checking = ({}, []), True, obj
+        if limit is not None:
+            self.budget = min(self.budget, self.parts + limit)
         try:
             return self._encode(obj, depth), self.sent[1]
         except (ValueError, RecursionError):
             return None
         finally:
-            self.sent, self.lending, self.checking = saved
+            self.sent, self.lending, self.checking, self.budget = saved
 
     def _changes(self, received):
         """[[token, value now]] for the copies a request's arguments lent us that its handling
@@ -314,7 +324,8 @@ class Endpoint(object):
         self.parts_of = {}
         for copy, _ in received:
             compared = self._then_and_now(copy, 0)
-            if compared is not None:  # what the answer may name as a part of it (`_part`)
+            if compared is not None and len(compared[3]) <= MAX_PART_PARTS:
+                # what the answer may name as a part of it (`_part`)
                 for index, part in enumerate(compared[3]):
                     if part is not copy:
                         self.parts_of.setdefault(id(part), (compared[0], index, part))
@@ -368,7 +379,7 @@ class Endpoint(object):
         found = self.parts_of.get(id(obj)) if self.parts_of and not self.lending else None
         if found is None or found[2] is not obj:
             return None
-        encoded = self._as_lent(obj, depth)
+        encoded = self._as_lent(obj, depth, MAX_PART_PARTS)
         if encoded is None or not _lent_tag(encoded[0]):
             return None
         return self._done(obj, ["P", found[0], found[1], encoded[0]])
@@ -392,6 +403,10 @@ class Endpoint(object):
         self.parts += 1
         if depth > MAX_DEPTH:
             raise ValueError("a value nested more than %d deep" % MAX_DEPTH)
+        if self.parts > self.budget:
+            raise ValueError("a value of more than %d parts" % MAX_PART_PARTS)
+        if self.parts > self.cyclic_limit:  # the cyclic copy being tried is too large
+            raise _TooLarge()
         t = type(obj)
         if obj is None or t is bool or t is int or t is str or t is float:
             return obj
@@ -468,7 +483,7 @@ class Endpoint(object):
         if key in self.copying:
             raise _values.NotCopyable()
         self.copying.add(key)
-        mark = len(self.sent[1])
+        mark, outermost = len(self.sent[1]), False
         try:
             plain = _values.layout(t) is not None
             if not plain or _values.native(t):  # rebuilt by its class from what it says, else
@@ -490,6 +505,10 @@ class Endpoint(object):
             if early:
                 self._done(obj, None)
                 self.open[key], start, handles = False, self.parts, self.handles_out
+                if not self.acyclic and self.cyclic_limit == float("inf"):
+                    # the outermost cyclic copy tried: it stops as soon as it is too large
+                    # (the values within it would each be tried twice, and theirs in turn)
+                    outermost, self.cyclic_limit = True, start + MAX_CYCLIC_PARTS
             encoded = [
                 "V",
                 t.__module__,
@@ -510,9 +529,14 @@ class Endpoint(object):
             # forgotten (a part nested too deep: a long chain of values is a handle from here)
             self._forget_from(mark)
             return None
+        except _TooLarge:
+            if not outermost:
+                raise
         finally:
             self.copying.discard(key)
             self.open.pop(key, None)
+            if outermost:
+                self.cyclic_limit = float("inf")
         self._forget_from(mark)  # a large cyclic graph: again, its cycles broken by handles
         self.acyclic += 1
         try:
@@ -1572,10 +1596,10 @@ def _decode_part(ep, rest, d):
     _want(isinstance(rest[2], list) and _lent_tag(rest[2]), "bad part")
     own = ep.lent.get(rest[0])
     if own is not None and rest[1] >= 0:
-        numbered = ep._as_lent(own, 0)
+        numbered = ep._as_lent(own, 0, MAX_PART_PARTS)
         if numbered is not None and rest[1] < len(numbered[1]):
             part = numbered[1][rest[1]]
-            mine = ep._as_lent(part, 0)
+            mine = ep._as_lent(part, 0, MAX_PART_PARTS)
             if mine is not None and _same(mine[0], rest[2]):
                 return ep._got(part)
     return ep._got(_decode_apart(ep, rest[2], d))

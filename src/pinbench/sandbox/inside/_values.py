@@ -80,25 +80,31 @@ def sentinel(obj):
 
 _globals = {}  # id(sentinel) -> (module, name, sentinel) of installed packages' modules
 _scanned = set()  # the modules looked at for them
+_seen = [0]  # how many modules were loaded when they were last looked at
 
 
 def named_global(obj):
     """(module, name) of a sentinel that a module of an installed package (not the harness's
-    or its test runner's) holds as a global, or None. Modules are looked at once each, as
-    they are first met loaded."""
-    if len(_scanned) != len(sys.modules):
-        for name, module in list(sys.modules.items()):
-            if name in _scanned:
-                continue
-            _scanned.add(name)
-            if name.split(".", 1)[0] in HARNESS_MODULES or not _installed(module):
-                continue
-            for key, value in list(module.__dict__.items()):
-                try:
-                    if type(key) is str and not key.startswith("__") and sentinel(value):
-                        _globals.setdefault(id(value), (name, key, value))
-                except Exception:  # a class whose layout cannot be told: not one
-                    pass
+    or its test runner's) holds as a global, or None. Modules are looked at once each, when
+    the number loaded has changed since (a dictionary lookup per value otherwise)."""
+    found = _globals.get(id(obj))
+    if found is not None and found[2] is obj:
+        return found[0], found[1]
+    if len(sys.modules) == _seen[0]:
+        return None
+    _seen[0] = len(sys.modules)
+    for name, module in list(sys.modules.items()):
+        if name in _scanned:
+            continue
+        _scanned.add(name)
+        if name.split(".", 1)[0] in HARNESS_MODULES or not _installed(module):
+            continue
+        for key, value in list(module.__dict__.items()):
+            try:
+                if type(key) is str and not key.startswith("__") and sentinel(value):
+                    _globals.setdefault(id(value), (name, key, value))
+            except Exception:  # a class whose layout cannot be told: not one
+                pass
     found = _globals.get(id(obj))
     return (found[0], found[1]) if found is not None and found[2] is obj else None
 
