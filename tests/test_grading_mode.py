@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -142,13 +143,7 @@ def test_an_item_whose_reference_needs_one_process_is_graded_there_and_said_so(
         + json.dumps({"problem_id": "visible", "response": f"```python\n{rows[2]['solution']}```"})
         + "\n"
     )
-    ran = runner.invoke(
-        app,
-        ["run", "-m", f"replay:{answers}", "-d", str(dataset), "--results",
-         str(tmp_path / "results"), "--json", str(tmp_path / "r.json")],
-    )  # fmt: skip
-    assert ran.exit_code == 0, ran.output
-    run = json.loads((tmp_path / "r.json").read_text())
+    ran, run = _replay(runner, tmp_path, dataset, answers)
     assert run["summary"]["grading"]["in_process"] == ["klass", "visible"]
     outcomes = {s["problem_id"]: s["outcome"] for s in run["samples"]}
     assert outcomes == {"value": "failed", "klass": "passed", "visible": "passed"}
@@ -212,14 +207,21 @@ def test_an_item_whose_reference_needs_the_programs_pyplot_shares_only_that(
             for i, program in (("figure", wrong), ("own", draw))
         )
     )
+    ran, run = _replay(runner, tmp_path, dataset, answers)
+    assert run["summary"]["grading"]["shares_state"] == ["figure"]
+    outcomes = {s["problem_id"]: s["outcome"] for s in run["samples"]}
+    assert outcomes == {"figure": "failed", "own": "passed"}
+    assert "1 item(s) with the program's pyplot as the test's" in ran.output
+
+
+def _replay(
+    runner: CliRunner, tmp_path: Path, dataset: Path, answers: Path
+) -> tuple[Any, dict[str, Any]]:
+    """`pinbench run` of `answers` (replayed) on `dataset`: its result and its `--json`."""
     ran = runner.invoke(
         app,
         ["run", "-m", f"replay:{answers}", "-d", str(dataset), "--results",
          str(tmp_path / "results"), "--json", str(tmp_path / "r.json")],
     )  # fmt: skip
     assert ran.exit_code == 0, ran.output
-    run = json.loads((tmp_path / "r.json").read_text())
-    assert run["summary"]["grading"]["shares_state"] == ["figure"]
-    outcomes = {s["problem_id"]: s["outcome"] for s in run["samples"]}
-    assert outcomes == {"figure": "failed", "own": "passed"}
-    assert "1 item(s) with the program's pyplot as the test's" in ran.output
+    return ran, json.loads((tmp_path / "r.json").read_text())
