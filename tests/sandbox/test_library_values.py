@@ -182,7 +182,10 @@ def codec(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Any, 
     import fakelib
 
     _values.set_libraries(["fakelib"])
-    del _values._roots[:]
+    del _values._roots[:]  # found again, with the fake site-packages on the path
+    _values._scanned.clear()  # and the sentinels, with fakelib loaded
+    _values._globals.clear()
+    _values._seen[0] = 0
     yield _remote, _values, fakelib
     _values.set_libraries([])
     sys.path.remove(str(site))

@@ -1606,7 +1606,7 @@ def _decode_part(ep, rest, d):
 
 
 def _decode_global(ep, rest, d):
-    """A pinned library's sentinel (`_values.named_global`): this side's own of that name,
+    """An installed package's sentinel (`_values.named_global`): this side's own of that name,
     as one process has one; else what the other side sent with it (a handle)."""
     _want(len(rest) == 3 and isinstance(rest[2], list) and rest[2][:1] == ["H"], "bad global")
     found = _values.global_named(rest[0], rest[1])
@@ -2158,9 +2158,10 @@ def _claimed(proxy):
     in one process): a claim gives it nothing it could not have honestly. Its answers stay
     answers of the other process; a proxy's comparisons and truth stay refused. Never a
     builtin or standard library class, a class with such a base (a dict, a number, a date,
-    an exception) but for the abstract ones (`abc.ABC`, `typing.Generic`), a class whose values cross as copies (numpy's, pandas', torch's, Pillow's)
-    or a test framework's or the harness's class: values of those would have crossed as
-    values, and those frameworks steer the verdict. Resolved again until granted (the test
+    an exception) but for the abstract ones (`abc.ABC`, `typing.Generic`), a class whose
+    values cross as copies (numpy's, pandas', torch's, Pillow's) or a test framework's or
+    the harness's class: values of those would have crossed as values, and those frameworks
+    steer the verdict. Resolved again until granted (the test
     may import the class's module after it got the proxy)."""
     claim = object.__getattribute__(proxy, "_pb_claim")
     if isinstance(claim, type):

@@ -66,7 +66,7 @@ def sentinel(obj):
         return True
     if issubclass(t, type) or callable(obj) or t.__eq__ is not object.__eq__:
         return False
-    if t.__dict__.get("__slots__") or any(k.__dict__.get("__slots__") for k in t.__mro__):
+    if any(k.__dict__.get("__slots__") for k in t.__mro__):
         return False
     try:
         state = object.__getattribute__(obj, "__dict__")
