@@ -547,6 +547,85 @@ def test_operators_on_the_other_sides_objects_work_both_ways(run: Run) -> None:
     assert result.status is Status.PASSED, result
 
 
+ASYNC_PROGRAM = """
+import asyncio
+class Counter:
+    def __init__(self, n):
+        self.n = n
+    def __aiter__(self):
+        self.i = 0
+        return self
+    async def __anext__(self):
+        if self.i >= self.n:
+            raise StopAsyncIteration
+        self.i += 1
+        await asyncio.sleep(0.001)
+        return self.i
+class Session:
+    opened = 0
+    async def __aenter__(self):
+        Session.opened += 1
+        return self
+    async def __aexit__(self, *exc):
+        Session.opened -= 1
+        return False
+    async def fetch(self, key):
+        await asyncio.sleep(0.001)
+        return {"key": key, "open": Session.opened}
+async def twice(callback, x):
+    return await callback(x) + await callback(x)
+async def waits_on_the_test(callback):
+    return await callback()
+async def fails():
+    raise ValueError("bad key")
+async def numbers(n):
+    for i in range(n):
+        yield i * %s
+def plain():
+    return Counter(1)
+"""
+ASYNC_TEST = """
+import asyncio, inspect
+from sample_x import Counter, Session, twice, waits_on_the_test, fails, numbers, plain
+async def double(x):
+    return 2 * x
+async def sleeps():
+    await asyncio.sleep(0.001)
+async def main():
+    assert [i async for i in Counter(3)] == [1, 2, 3]
+    async with Session() as s:
+        assert await s.fetch("a") == {"key": "a", "open": 1}
+    assert await s.fetch("b") == {"key": "b", "open": 0}
+    assert await twice(double, 5) == 20
+    assert [i async for i in numbers(3)] == [0, 1, 2]
+    assert not inspect.isawaitable(plain())
+    try:
+        await fails()
+    except ValueError as exc:
+        assert "bad key" in str(exc)
+    else:
+        raise AssertionError("no error")
+    try:  # the test's loop waits while the program runs: a future of ours cannot complete
+        await waits_on_the_test(sleeps)
+    except RuntimeError as exc:
+        assert "event loop" in str(exc)
+    else:
+        raise AssertionError("no error")
+def test_async():
+    asyncio.run(main())
+"""
+
+
+def test_the_programs_coroutines_are_awaited_and_iterated_as_in_one_process(run: Run) -> None:
+    """Not an attack: `await`, `async for` and `async with` of the program's objects in the
+    test (run to their end in the program's process, on its own event loop), the test's
+    coroutine awaited by the program's, and the program's errors; wrong values still fail."""
+    result = _pytest(run, ASYNC_PROGRAM % "1", ASYNC_TEST)
+    assert result.status is Status.PASSED, result
+    result = _pytest(run, ASYNC_PROGRAM % "2", ASYNC_TEST)
+    assert result.status is Status.FAILED and "AssertionError" in (result.exc_type or ""), result
+
+
 def test_the_tests_values_keep_their_identity_and_the_programs_changes(run: Run) -> None:
     """Not an attack: a list or dict the test passes and the program hands back is the test's
     own object again (`is` holds; a mock called with it was called with it), and what the

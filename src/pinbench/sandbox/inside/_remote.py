@@ -568,6 +568,9 @@ class Endpoint(object):
             kind = "callable"
         if kind in ("object", "callable"):  # what `isinstance` of its proxy may say (`_claimed`)
             info["mro"] = [[k.__module__, k.__qualname__] for k in type(obj).__mro__][:16]
+            protocols = [p for p in _ASYNC_PROTOCOLS if hasattr(type(obj), "__%s__" % p)]
+            if protocols:  # what `await`, `async for` and `async with` of its proxy may do
+                info["async"] = protocols
         info["kind"] = kind
         info["type"] = [type(obj).__module__, type(obj).__qualname__]
         return ["H", self.export(obj), info]
@@ -877,7 +880,8 @@ class Endpoint(object):
         else:
             kind = kind if isinstance(kind, str) else "object"
             claim = info.get("mro") if kind in ("object", "callable") else None
-            made = Proxy._make(self, hid, kind, claim if isinstance(claim, list) else None)
+            claim = claim if isinstance(claim, list) else None
+            made = Proxy._make(self, hid, kind, claim, _proxy_class(info.get("async")))
         self.proxies[hid] = made
         return made
 
@@ -1968,7 +1972,42 @@ _OPS = {
     "float": lambda ep, t: float(t),
     "int": lambda ep, t: int(t),
     "array": lambda ep, t: _module("numpy").asarray(t),
+    "await": lambda ep, t: _awaited(t),
+    "aiter": lambda ep, t: t.__aiter__(),
+    "anext": lambda ep, t: _awaited(t.__anext__()),
+    "aenter": lambda ep, t: _awaited(t.__aenter__()),
+    "aexit": lambda ep, t, a, b, c: _awaited(t.__aexit__(a, b, c)),
 }
+
+
+def _awaited(awaitable):
+    """What `await awaitable` gives, run here to its end for the other side: on this process's
+    own event loop (one for the process's life, as a process's coroutines share one), or,
+    when that loop is already running further up this stack (the other side's coroutine, run
+    for it, awaits one of ours), stepped right here, which serves a coroutine that never waits
+    on a future (a callback that computes, or awaits the other side's objects). The awaiting
+    side's event loop waits meanwhile, as it would while a coroutine of its own ran."""
+    import asyncio
+
+    if asyncio.events._get_running_loop() is None:
+        if not _LOOP or _LOOP[0].is_closed():
+            _LOOP[:] = [asyncio.new_event_loop()]
+        return _LOOP[0].run_until_complete(awaitable)
+    steps = awaitable.__await__()
+    while True:
+        try:
+            waits_on = steps.send(None)
+        except StopIteration as stop:
+            return stop.value
+        if waits_on is not None:  # a future only a running loop completes
+            steps.close()
+            raise RuntimeError(
+                "an awaitable of the other process waits on %s, and this process's event loop "
+                "is busy awaiting that process" % type(waits_on).__name__
+            )
+
+
+_LOOP = []
 
 
 # --------------------------------------------------------------------------- proxies
@@ -1982,8 +2021,8 @@ class Proxy(object):
     __slots__ = ("_pb_ep", "_pb_id", "_pb_kind", "_pb_claim", "__weakref__")
 
     @staticmethod
-    def _make(ep, hid, kind, claim=None):
-        proxy = object.__new__(Proxy)
+    def _make(ep, hid, kind, claim=None, klass=None):
+        proxy = object.__new__(klass or Proxy)
         object.__setattr__(proxy, "_pb_ep", ep)
         object.__setattr__(proxy, "_pb_id", hid)
         object.__setattr__(proxy, "_pb_kind", kind)
@@ -2172,7 +2211,7 @@ def _claimed(proxy):
             if klass is not None and _claimable(klass):
                 object.__setattr__(proxy, "_pb_claim", klass)
                 return klass
-    return Proxy
+    return type(proxy)
 
 
 def _resolve_class(entry):
@@ -2251,6 +2290,72 @@ for _name in (
     _dunder = _name.strip("_")
     setattr(Proxy, "__%s__" % _dunder, _make_binop(_name))
     setattr(Proxy, "__r%s__" % _dunder, _make_binop("r" + _name))
+
+
+_ASYNC_PROTOCOLS = ("await", "aiter", "anext", "aenter")
+
+
+class _Pending(object):
+    """The awaitable of a proxy's asynchronous operation: awaited, the object's owner runs it
+    to its end (`_awaited`)."""
+
+    __slots__ = ("proxy", "op", "args")
+
+    def __init__(self, proxy, op, *args):
+        self.proxy, self.op, self.args = proxy, op, args
+
+    def __await__(self):
+        return _request(self.proxy, self.op, *self.args)
+
+
+def _request(proxy, op, *args):
+    """A generator that makes one request and returns its answer: `await` runs it."""
+    return proxy._pb(op, *args)
+    yield  # noqa  (unreachable: it makes this function a generator)
+
+
+def _await(self):
+    return _request(self, "await")
+
+
+def _aiter(self):
+    return self._pb("aiter")
+
+
+def _anext(self):
+    return _Pending(self, "anext")
+
+
+def _aenter(self):
+    return _Pending(self, "aenter")
+
+
+def _aexit(self, a, b, c):
+    return _Pending(self, "aexit", a, b, c)
+
+
+_ASYNC_METHODS = {
+    "await": {"__await__": _await},
+    "aiter": {"__aiter__": _aiter},
+    "anext": {"__anext__": _anext},
+    "aenter": {"__aenter__": _aenter, "__aexit__": _aexit},
+}
+_PROXY_CLASSES = {}
+
+
+def _proxy_class(protocols):
+    """Proxy, or its subclass with the asynchronous protocols the object's class has (as the
+    owner says): `inspect.isawaitable` of a proxy is true only when its object is awaitable."""
+    if not isinstance(protocols, list) or not protocols:
+        return Proxy
+    key = tuple(p for p in _ASYNC_PROTOCOLS if p in protocols)
+    found = _PROXY_CLASSES.get(key)
+    if found is None:
+        methods = {"__slots__": ()}
+        for protocol in key:
+            methods.update(_ASYNC_METHODS[protocol])
+        found = _PROXY_CLASSES[key] = type("Proxy", (Proxy,), methods)
+    return found
 
 
 class _ProxyIterator(object):
