@@ -207,3 +207,44 @@ def test_the_authors_per_interpreter_installs_come_with_each_problem(
     spec = env_spec_for(problems["gc2-1"])
     assert spec.harness == ("pytest==7.2.0", "scipy==1.10.1")  # the harness's, after the pins
     assert "scipy==1.10.1" not in spec.pins
+
+
+def test_a_builtin_the_starter_redefines_is_the_programs_for_an_appended_test(
+    copy: Path,
+) -> None:
+    # gc2-143's starter defines `def eval(app, data_fn, num_set)` and stops mid-function; its
+    # row script, appended to the program, calls that `eval`
+    lines = (copy / "dataset.jsonl").read_text().splitlines(keepends=True)
+    first = json.loads(lines[0])
+    first["starting_code"] = (
+        "import flask\n\napp = flask.Flask('test')\n@app.route('/data')\n"
+        "def data(num_set):\n    return flask.jsonify({'numbers': num_set})\n\n"
+        "def eval(app, data_fn, num_set):\n    with app.test_request_context():\n"
+        "        return data_fn(num_set)\n\nclass list(object):\n    pass\n\n"
+        "def app_set_up(app: flask.Flask) -> None: \n    \n"
+    )
+    (copy / "dataset.jsonl").write_text("".join([json.dumps(first) + "\n", *lines[1:]]))
+    problem = gitchameleon2.load(copy).problems[0]
+    assert problem.visible_test is not None
+    assert problem.visible_test.program_builtins == ("eval", "list")
+    assert problem.hidden_test.program_builtins == ()  # a pytest module imports the program
+    # only such problems carry it: the others' tests (and digests) are as before
+    other = gitchameleon2.load(ROOT).problems[1].model_dump()["visible_test"]
+    assert "program_builtins" not in other
+
+
+@pytest.mark.parametrize(
+    ("starter", "names"),
+    [
+        ("def eval(x):\n    return x\n", ("eval",)),
+        ("import json as input, os\nfrom m import open\n", ("input", "open")),
+        ("max, y = 1, 2\nz: int = 3\n@dec\ndef sum(\n", ("max",)),
+        ("def f(:\n", ()),
+        ("print 'python 2'\ndef len(x):\n    pass\n", ()),
+        ("", ()),
+    ],
+)
+def test_starter_builtins(starter: str, names: tuple[str, ...]) -> None:
+    from pinbench.tasks.generation.problem import starter_builtins
+
+    assert starter_builtins(starter) == names

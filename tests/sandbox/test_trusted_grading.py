@@ -358,6 +358,21 @@ def test_a_shadowed_builtin_does_not_reach_a_script_test(run: Run) -> None:
     assert result.exc_type == "AssertionError"
 
 
+def test_only_the_starters_own_builtins_reach_a_script_test(run: Run) -> None:
+    """GitChameleon 2.0's starters define `eval(app, fn, x)`, which the test appended to the
+    program calls: a builtin the problem's starter redefines is the program's for the test;
+    any other the program shadows still never reaches it."""
+    program = "def eval(a, b):\n    return a + b\ndef all(items):\n    return True\n"
+    result = run(program, "assert eval(2, 3) == 5\n", program_builtins=("eval",))
+    assert result.status is Status.PASSED, result
+    result = run(
+        program, "assert eval(2, 3) == 5\nassert all([False])\n", program_builtins=("eval",)
+    )
+    assert result.status is Status.FAILED and result.exc_type == "AssertionError", result
+    result = run(program, "assert eval(2, 3) == 5\n")  # not the starter's: the builtin
+    assert result.status is Status.FAILED and result.exc_type == "TypeError", result
+
+
 def test_a_library_the_program_imports_is_the_graders_own(run: Run) -> None:
     """`json` here is imported by the program and then patched by it; the test uses the name
     without importing it, and gets the grader's genuine module."""

@@ -115,6 +115,12 @@ class TestSpec(BaseModel):
         default=None,
         description="jest kind: the program file's suffix when it is not JavaScript ('.ts')",
     )
+    program_builtins: tuple[str, ...] = Field(
+        default=(),
+        description="script kind, run appended to the program: builtin names the problem's own "
+        "starter binds at module level (GitChameleon 2.0's `def eval(app, ...)`), which the "
+        "test, written against it, takes from the program; any other builtin is the grader's",
+    )
     in_process: bool = Field(
         default=False,
         description="graded in the program's own process (forgeable), because the item's "
@@ -137,6 +143,8 @@ class TestSpec(BaseModel):
                 data.pop("shares_state", None)
             if self.program_suffix is None:
                 data.pop("program_suffix", None)
+            if not self.program_builtins:
+                data.pop("program_builtins", None)
         return data
 
     def graded_in_process(self) -> TestSpec:

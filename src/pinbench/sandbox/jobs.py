@@ -47,6 +47,8 @@ def job_for(program: str, test: TestSpec) -> dict[str, Any]:
         job["in_process"] = True  # the item's reference needs it: graded in one process
     if test.shares_state:
         job["shares_state"] = True  # the item's reference needs the program's pyplot
+    if test.program_builtins:  # the starter's own `eval`: the program's, for the test
+        job["program_builtins"] = list(test.program_builtins)
     return job
 
 

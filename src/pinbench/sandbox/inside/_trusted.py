@@ -648,18 +648,21 @@ class ScriptNames(object):
     """Module-level names of a test that ran appended to the program: the test's own, then
     what the program imported (the grader imports it itself: the test's helpers are never the
     program's), then the program's other globals, fetched when used. A builtin is never taken
-    from the program: a global that shadows `all` or `AssertionError` does not reach the test."""
+    from the program (a global that shadows `all` or `AssertionError` does not reach the test)
+    but for those the problem's own starter redefines (`program_builtins`: its `eval`), which
+    the test was written to call."""
 
-    def __init__(self, namespace, grader, imported, own):
+    def __init__(self, namespace, grader, imported, own, program_builtins=()):
         self.namespace, self.grader, self.imported = namespace, grader, imported
         self.own = set(own)
+        self.program_builtins = frozenset(program_builtins)
 
     def __getitem__(self, name):
         if name in self.own:
             return self.namespace[name]
         if name in self.imported:
             return self.imported[name]
-        if hasattr(builtins, name) or (name.startswith("__") and name.endswith("__")):
+        if _grader_builtin(name, self.program_builtins):
             raise KeyError(name)
         try:
             return self.grader.ep.request("main_name", name)
@@ -680,6 +683,14 @@ class ScriptNames(object):
             return True
         except KeyError:
             return False
+
+
+def _grader_builtin(name, program_builtins):
+    """Whether a test's module-level `name` is never the program's: a dunder, or a builtin the
+    problem's starter does not redefine."""
+    if name.startswith("__") and name.endswith("__"):
+        return True
+    return hasattr(builtins, name) and name not in program_builtins
 
 
 def program_imports(source):
@@ -730,10 +741,11 @@ def script_namespace(grader, job, main, code_dir):
     namespace.update(__name__="__main__", __builtins__=builtins)
     namespace["__file__"] = os.path.join(code_dir, "program.py")
     own = set(namespace)
+    program_builtins = [n for n in job.get("program_builtins") or () if isinstance(n, str)]
     for name in grader.ep.request("main_names"):
-        if not isinstance(name, str) or name in imported or hasattr(builtins, name):
+        if not isinstance(name, str) or name in imported:
             continue
-        if name.startswith("__") and name.endswith("__"):
+        if _grader_builtin(name, program_builtins):
             continue
         try:
             namespace[name] = grader.ep.request("main_name", name)
@@ -742,7 +754,7 @@ def script_namespace(grader, job, main, code_dir):
         except Exception:
             continue
     namespace.update(imported)
-    return namespace, ScriptNames(namespace, grader, imported, own)
+    return namespace, ScriptNames(namespace, grader, imported, own, program_builtins)
 
 
 def write_private(files, directory):

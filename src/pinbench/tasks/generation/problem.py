@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+import builtins
 import re
+import warnings
 from datetime import date
 from enum import StrEnum
 from typing import Any
@@ -156,6 +159,25 @@ class Problem(BaseModel):
             data["extra_tests"] = {k: _updated(v, update) for k, v in data["extra_tests"].items()}
         return data
 
+    @model_validator(mode="before")
+    @classmethod
+    def _starter_builtins(cls, data: Any) -> Any:
+        """A Python script test run appended to the program meets the builtins its starter
+        redefines as the program's (`TestSpec.program_builtins`), as its authors wrote it."""
+        if not isinstance(data, dict) or data.get("language", Language.PYTHON.value) != "python":
+            return data
+        names = starter_builtins(str(data.get("starter_code") or ""))
+        if not names:
+            return data
+        data = dict(data)
+        for key in ("visible_test", "hidden_test"):
+            data[key] = _with_builtins(data.get(key), names)
+        if isinstance(data.get("extra_tests"), dict):
+            data["extra_tests"] = {
+                k: _with_builtins(v, names) for k, v in data["extra_tests"].items()
+            }
+        return data
+
     @model_validator(mode="after")
     def _names_and_versions(self) -> Problem:
         """PyPI names and PEP 440 versions for Python; npm names, semver versions and
@@ -240,6 +262,52 @@ def _updated(test: Any, update: dict[str, Any]) -> Any:
     if isinstance(test, dict):
         return {**test, **update}
     return test
+
+
+def starter_builtins(starter: str) -> tuple[str, ...]:
+    """The builtin names a Python starter binds at module level (a def, class, assignment or
+    import), sorted. A starter is often a prefix that stops mid-statement: what follows the
+    first line that does not parse is left out, as many times as it takes."""
+    lines = starter.replace("\r\n", "\n").split("\n")
+    while lines:
+        try:
+            with warnings.catch_warnings():  # a starter's odd escape is not the host's warning
+                warnings.simplefilter("ignore")
+                tree = ast.parse("\n".join(lines))
+            break
+        except SyntaxError as exc:
+            cut = max(0, min(len(lines), exc.lineno or len(lines)) - 1)
+            # the statement the error is in started at its first unindented line
+            while cut > 0 and lines[cut][:1] in (" ", "\t", ""):
+                cut -= 1
+            lines = lines[:cut]
+    else:
+        return ()
+    bound: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                bound.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return tuple(sorted(name for name in bound if hasattr(builtins, name)))
+
+
+def _with_builtins(test: Any, names: tuple[str, ...]) -> Any:
+    """The test, taking `names` from the program if it runs appended to it."""
+    if isinstance(test, TestSpec):
+        appended = test.kind is TestKind.SCRIPT and test.module is None
+        if appended and not test.program_builtins:
+            return test.model_copy(update={"program_builtins": names})
+        return test
+    if not isinstance(test, dict) or test.get("kind") != TestKind.SCRIPT.value:
+        return test
+    if test.get("module") or test.get("program_builtins"):
+        return test
+    return {**test, "program_builtins": names}
 
 
 def _check_python(library: str, version: str, pins: tuple[str, ...]) -> None:
