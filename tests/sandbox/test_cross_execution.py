@@ -138,3 +138,54 @@ def test_no_pid_sequence_crosses_warm_executions(env_python: Path, isolation: Is
     assert pools.started == 1
     # The same shift three times over is the channel; random pids give that once in a million.
     assert len(set(shifts)) > 1, shifts
+
+
+def test_a_preloaded_librarys_open_file_is_each_childs_own(tmp_path: Path) -> None:
+    """pyproj keeps PROJ's database open from a warm server's preload. Closed in each child,
+    its number went to pytest's capture file and both broke (an internal error in GitChameleon
+    2.0's geopandas tests). A child opens such a file afresh under the same number: the
+    library reads on where it was, and no offset is shared with the server or the next child
+    (a channel between executions); the server's other descriptors are closed."""
+    import fcntl
+    import os
+    import socket
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src/pinbench/sandbox/inside"))
+    try:
+        import _runner
+    finally:
+        sys.path.pop(0)
+    data = tmp_path / "proj.db"
+    data.write_bytes(b"0123456789")
+    data.chmod(0o644)
+    opened = os.open(data, os.O_RDONLY)
+    fd = fcntl.fcntl(opened, fcntl.F_DUPFD, 100)  # clear of where the proof goes
+    os.close(opened)
+    os.lseek(fd, 2, os.SEEK_SET)
+    own = socket.socket()  # one of the server's own: never the child's
+    highest, files = _runner.descriptors()
+    assert [fd, str(data)] in [entry[:2] for entry in files]
+    assert own.fileno() not in [entry[0] for entry in files]
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover  (the child reports through the pipe)
+        try:
+            proof, _, _ = _runner._close_inherited(write_end, highest, None, (), files)
+            reads_on = os.read(fd, 3) == b"234"
+            os.lseek(fd, 8, os.SEEK_SET)
+            try:
+                os.fstat(own.fileno())
+                closed = False
+            except OSError:
+                closed = True
+            os.write(proof, b"1" if reads_on and closed else b"0")
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    os.waitpid(pid, 0)
+    assert os.read(read_end, 1) == b"1"
+    assert os.lseek(fd, 0, os.SEEK_CUR) == 2  # the child's reads and seek were its own
+    for number in (read_end, fd):
+        os.close(number)
+    own.close()

@@ -111,6 +111,11 @@ class Node:
     def __init__(self):
         self.next = self
 
+class Invalid(Exception):  # as Django's ValidationError: its state refers to itself
+    def __init__(self, message):
+        super().__init__(message)
+        self.message, self.error_list = message, [self]
+
 class Widget:
     def __init__(self):
         self.parts = [1, 2]
@@ -615,6 +620,55 @@ def test_a_library_exceptions_attributes_never_reach_its_descriptors(codec) -> N
     assert exc.__dict__ == {"__class__": int, "detail": "d"}
 
 
+def test_an_exception_whose_state_refers_to_itself_crosses_whole(codec) -> None:
+    """Django's ValidationError keeps `error_list = [self]`: its state crossed as nothing (the
+    encoding of it never ended), and `str()` of the grader's copy failed for want of it."""
+    _, _, lib = codec
+    got = _cross(codec, {"errors": [lib.Invalid("bad color")]})["errors"][0]
+    assert type(got) is lib.Invalid and got.args == ("bad color",)
+    assert got.message == "bad color" and got.error_list[0] is got
+    with pytest.raises(codec[0].BadMessage):  # a reference to no exception being decoded
+        _remote_grader(codec).decode(["L", [["Eo", 0]]])
+
+
+class Tag(str):  # a program's own class (not a pinned library's): its objects are handles
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = str.__hash__
+
+
+class Level(int):
+    pass
+
+
+def test_a_program_objects_builtin_value_crosses_with_it(codec) -> None:
+    """An object of a program's subclass of str, int, float or bytes (a str-valued enum's
+    member) reaches the grader as that builtin type's value with the object's other
+    attributes a handle's: it equals what its value equals, never what its own `__eq__`
+    says; the same object is the same value; malformed forms are refused."""
+    _remote = codec[0]
+    program = _remote.Endpoint(None, trusting=True)
+    grader = _remote.Endpoint(None, trusting=False)
+    tag = Tag("red")
+    got = grader.decode(program.encode([tag, Level(7), tag]))
+    assert isinstance(got[0], str) and got[0] == "red" and got[0] != "blue"
+    assert got[0] is got[2] and {got[0]: 1}["red"] == 1 and got[0].upper() == "RED"
+    assert isinstance(got[1], int) and got[1] == 7 and got[1] + 1 == 8
+    assert type(grader.decode(program.encode(True))) is bool  # bool is no subclass's value
+    handle = program.encode_handle(tag)
+    for bad in (
+        ["BH", "list", [], handle],
+        ["BH", ["str"], "x", handle],
+        ["BH", "int", "7", handle],
+        ["BH", "float", 7, handle],
+        ["BH", "bytes", 7, handle],
+        ["BH", "str", "x", ["R", 1]],
+    ):
+        with pytest.raises(_remote.BadMessage):
+            grader.decode(bad)
+
+
 def test_numpy_scalar_types_and_dtypes_cross_as_numpys_own(codec) -> None:
     """`np.float32` and `dtype('int32')` (an instance of `numpy.dtype[int32]` since numpy 1.20)
     are values: a test comparing a program's dtype or scalar type with its own gets numpy's
@@ -645,6 +699,30 @@ def test_a_class_named_like_a_builtin_is_not_the_builtin(codec) -> None:
     own = type("str", (), {"__module__": "builtins"})
     assert _cross(codec, [bool, np.bool_]) == [bool, np.bool_]
     assert _cross(codec, own) is not str
+
+
+def test_an_installed_packages_or_the_standard_librarys_class_is_the_receivers_own(
+    codec,
+) -> None:
+    """A class handle the program sends for an installed package's or the standard library's
+    class is the grader's own class of that name (one class, as in one process: a parameter
+    annotated `pathlib.Path`, `pytest.raises(error404)`); never a builtin by a name, the test
+    runner's or unittest's, nor the program's own class."""
+    import pathlib
+    import unittest
+
+    _remote, _, lib = codec
+    program = _remote.Endpoint(None, trusting=True)
+    grader = _remote.Endpoint(None, trusting=False)
+    own = type("Local", (), {})
+    got = grader.decode(program.encode_handle(pathlib.Path))
+    assert got is pathlib.Path
+    assert grader.decode(program.encode_handle(lib.Plain)) is lib.Plain
+    for refused in (unittest.TestCase, unittest.SkipTest, own):  # a proxy or a stand-in
+        assert grader.decode(program.encode_handle(refused)) is not refused
+    forged = program.encode_handle(own)
+    forged[2]["own"] = ["builtins", "str"]
+    assert grader.decode(forged) is not str
 
 
 def _wire(sender: Any, receiver: Any, value: object) -> Any:
@@ -1190,6 +1268,103 @@ def test_a_flask_app_is_the_programs_own(
     assert outcomes["right"].status is Status.PASSED, outcomes["right"].message
     assert outcomes["wrong"].status is Status.FAILED, outcomes["wrong"].message
     assert "[3, 1, 3]" in outcomes["wrong"].message
+
+
+def test_the_tests_own_app_and_a_library_exception_class_stay_the_tests(
+    flask_env: Environment, isolation: Isolation, pools: WarmPools | None
+) -> None:
+    """GitChameleon 2.0's Flask tests make an app of their own and hand it to the program's
+    helper, which enters a request context of it and calls the test's view there: the app, a
+    global of the test's, stays in the grader, where the view runs inside that context. The
+    program's `error404 = werkzeug.exceptions.NotFound` is the grader's own NotFound, which
+    the program's raised NotFound crosses as, so `pytest.raises(error404)` catches it."""
+    test = textwrap.dedent(
+        """
+        import json
+        import flask
+        import pytest
+        from sample_x import evaluate, error404, guard
+        app2 = flask.Flask("test2")
+        @app2.route("/data2")
+        def data2(values):
+            return flask.jsonify({"numbers": sorted(values)})
+        def test_view():
+            assert json.loads(evaluate(app2, data2, {3, 1, 2})) == {"numbers": [1, 2, 3]}
+            with pytest.raises(error404):
+                guard("../outside")
+            assert guard("inside") == "inside"
+        """
+    )
+    program = """
+        import werkzeug.exceptions
+        error404 = werkzeug.exceptions.NotFound
+        def evaluate(app, view, values):
+            with app.test_request_context():
+                return view(values).get_data(as_text=True)
+        def guard(path):
+            if path.startswith(".."):
+                raise werkzeug.exceptions.NotFound()
+            return path
+    """
+    wrong = program.replace("raise werkzeug.exceptions.NotFound()", "raise ValueError(path)")
+    programs = {"right": program, "wrong": wrong}
+    outcomes = _right_and_wrong(flask_env, programs, test, isolation, pools)
+    assert outcomes["right"].status is Status.PASSED, outcomes["right"].message
+    assert outcomes["wrong"].status is Status.FAILED, outcomes["wrong"].message
+    assert "ValueError" in (outcomes["wrong"].exc_type or "") + outcomes["wrong"].message
+
+
+@pytest.fixture(scope="module")
+def geo_env() -> Environment:
+    pins = (
+        "pytest==8.3.4",
+        "geopandas==0.13.0",
+        "shapely==2.0.1",
+        "pandas==2.0.1",
+        "numpy==1.24.4",
+    )
+    return ensure(EnvSpec(version="3.10", pins=pins))
+
+
+def test_geopandas_frames_and_series_cross_as_geopandas_makes_them(
+    geo_env: Environment, isolation: Isolation, pools: WarmPools | None
+) -> None:
+    """A GeoDataFrame or GeoSeries crosses as its pandas frame or series, its active geometry
+    column and its CRS, each geometry as WKB (shapely 2's geometries pickle through a module
+    function, never taken from the sender): GitChameleon 2.0's spatial joins and buffers."""
+    test = textwrap.dedent(
+        """
+        import geopandas as gpd
+        from shapely.geometry import Point, Polygon
+        from sample_x import join, series
+        def test_geo():
+            points = gpd.GeoDataFrame(
+                {"id": [1, 2]}, geometry=[Point(1, 1), Point(9, 9)], crs="EPSG:4326"
+            )
+            square = Polygon([(0, 0), (0, 2), (2, 2), (2, 0)])
+            polygons = gpd.GeoDataFrame({"name": ["a"]}, geometry=[square], crs="EPSG:4326")
+            got = join(points, polygons)
+            assert isinstance(got, gpd.GeoDataFrame) and got.crs == "EPSG:4326"
+            assert list(got["id"]) == [1] and got.geometry.iloc[0].equals(Point(1, 1))
+            shapes = series()
+            assert isinstance(shapes, gpd.GeoSeries) and shapes.crs == "EPSG:3857"
+            assert shapes.area.tolist() == [4.0] and len(points) == 2
+        """
+    )
+    program = """
+        import geopandas as gpd
+        from shapely.geometry import Polygon
+        def join(points, polygons):
+            return gpd.sjoin(points, polygons, predicate="within")
+        def series():
+            return gpd.GeoSeries([Polygon([(0, 0), (0, 2), (2, 2), (2, 0)])], crs="EPSG:3857")
+    """
+    wrong = program.replace('predicate="within"', 'predicate="contains"')
+    programs = {"right": program, "wrong": wrong}
+    outcomes = _right_and_wrong(geo_env, programs, test, isolation, pools)
+    assert outcomes["right"].status is Status.PASSED, outcomes["right"].message
+    assert outcomes["wrong"].status is Status.FAILED, outcomes["wrong"].message
+    assert "AssertionError" in (outcomes["wrong"].exc_type or "") + outcomes["wrong"].message
 
 
 @pytest.fixture(scope="module")

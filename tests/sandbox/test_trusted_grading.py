@@ -373,6 +373,52 @@ def test_only_the_starters_own_builtins_reach_a_script_test(run: Run) -> None:
     assert result.status is Status.FAILED and result.exc_type == "TypeError", result
 
 
+def test_a_script_tests_globals_are_the_programs_as_in_one_module(run: Run) -> None:
+    """Not an attack: a test appended to the program shares the module's globals with it
+    (GitChameleon's row scripts set `filename = ...` for the program's function to read): what
+    its top level binds, rebinds or deletes is what the program's code sees."""
+    test = (
+        "width = 3\nheight = [4]\nassert area() == 12\nwidth = 5\nassert area() == 20\n"
+        "del height\ntry:\n    area()\nexcept NameError:\n    pass\n"
+        "else:\n    raise AssertionError('height is gone')\n"
+    )
+    result = run("def area():\n    return width * height[0]\n", test)
+    assert result.status is Status.PASSED, result
+    result = run("def area():\n    return width + height[0]\n", test)
+    assert result.status is Status.FAILED and result.exc_type == "AssertionError", result
+
+
+def test_the_programs_str_and_int_valued_objects_compare_by_their_value(run: Run) -> None:
+    """Not an attack: a member of the program's str- or int-valued enum (Django's
+    `TextChoices`) equals its value, as in one process, and keeps its other attributes and its
+    identity; sent back, it is the program's own member again. The value is read by the
+    builtin type itself: an `__eq__` of the program's never answers the grader."""
+    program = (
+        "import enum\nclass Color(str, enum.Enum):\n    RED = 'RED'\n    GREEN = 'GREEN'\n"
+        "    @property\n    def label(self):\n        return self.value.title()\n"
+        "class Level(enum.IntEnum):\n    LOW = 1\n    HIGH = 9\n"
+        "def pick(name):\n    return Color[name]\n"
+        "def is_red(c):\n    return c is Color.RED\n"
+    )
+    test = (
+        "from sample_x import Color, Level, pick, is_red\n"
+        "def test_members():\n"
+        "    assert pick('RED') == 'RED' and Color.GREEN == 'GREEN' and pick('RED') is Color.RED\n"
+        "    assert pick('RED').label == 'Red' and pick('RED').upper() == 'RED'\n"
+        "    assert {pick('RED'): 1}['RED'] == 1 and isinstance(pick('RED'), str)\n"
+        "    assert isinstance(pick('RED'), Color) and is_red(pick('RED'))\n"
+        "    assert Level.HIGH == 9 and Level.HIGH > Level.LOW and Level.LOW + 1 == 2\n"
+    )
+    result = _pytest(run, program, test)
+    assert result.status is Status.PASSED, result
+    lying = program.replace(
+        "class Color(str, enum.Enum):",
+        "class Color(str, enum.Enum):\n    __eq__ = lambda s, o: True",
+    ).replace("RED = 'RED'", "RED = 'BLUE'")
+    result = _pytest(run, lying, test)
+    assert result.status is Status.FAILED and result.exc_type == "AssertionError", result
+
+
 def test_a_library_the_program_imports_is_the_graders_own(run: Run) -> None:
     """`json` here is imported by the program and then patched by it; the test uses the name
     without importing it, and gets the grader's genuine module."""
@@ -639,6 +685,38 @@ def test_the_programs_coroutines_are_awaited_and_iterated_as_in_one_process(run:
     assert result.status is Status.PASSED, result
     result = _pytest(run, ASYNC_PROGRAM % "2", ASYNC_TEST)
     assert result.status is Status.FAILED and "AssertionError" in (result.exc_type or ""), result
+
+
+def test_signatures_of_the_programs_functions_are_its_own(run: Run) -> None:
+    """Not an attack: `inspect.signature` of a program's function (GitChameleon 2.0's pytest
+    hook problems) gives its parameters' names, kinds, defaults and annotations, an installed
+    package's or the standard library's class being the grader's own; a wrong one fails."""
+    program = (
+        "import pathlib\n"
+        "def hook(collection_path: pathlib.Path, *args, config=None, **kw) -> bool:\n"
+        "    return True\n"
+        "class Item:\n    def __init__(self, *, extra, **kwargs):\n        self.extra = extra\n"
+    )
+    test = (
+        "import inspect, pathlib\nfrom sample_x import hook, Item\n"
+        "P = inspect.Parameter\n"
+        "def test_signature():\n"
+        "    sig = inspect.signature(hook)\n"
+        "    params = list(sig.parameters.values())\n"
+        "    assert params[0].name == 'collection_path'\n"
+        "    assert params[0].annotation is pathlib.Path\n"
+        "    kinds = [P.POSITIONAL_OR_KEYWORD, P.VAR_POSITIONAL, P.KEYWORD_ONLY, P.VAR_KEYWORD]\n"
+        "    assert [p.kind for p in params] == kinds\n"
+        "    assert params[2].default is None and sig.return_annotation is bool\n"
+        "    init = inspect.signature(Item.__init__).parameters.values()\n"
+        "    assert any(p.kind == p.VAR_KEYWORD for p in init)\n"
+    )
+    result = _pytest(run, program, test)
+    assert result.status is Status.PASSED, result
+    result = _pytest(
+        run, program.replace("collection_path: pathlib.Path", "collection_path: str"), test
+    )
+    assert result.status is Status.FAILED and result.exc_type == "AssertionError", result
 
 
 def test_the_tests_values_keep_their_identity_and_the_programs_changes(run: Run) -> None:

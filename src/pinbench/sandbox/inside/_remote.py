@@ -104,7 +104,7 @@ def _module(name):
     return sys.modules.get(name)
 
 
-_CODEC_MODULES = ("numpy", "pandas", "torch", "PIL.Image")
+_CODEC_MODULES = ("numpy", "pandas", "torch", "PIL.Image", "geopandas", "shapely.wkb")
 
 
 def _decoding_module(name):
@@ -211,6 +211,9 @@ class Endpoint(object):
         self.exported = {}  # id -> object
         self.export_ids = {}  # id(object) -> handle id
         self.proxies = {}  # remote handle id -> proxy (one proxy per remote object)
+        self.with_data = {}  # id(proxy) -> (proxy, value) of values with their data
+        self.exceptions_open = []  # exceptions whose state is being encoded, outermost first
+        self.exceptions_decoding = []  # and decoded
         self.stand_ins = {}  # remote class id -> local exception class
         self.next_id = 1
         self.next_request = 1
@@ -438,6 +441,10 @@ class Endpoint(object):
             return ["C", obj.real, obj.imag]
         if isinstance(obj, Proxy) and object.__getattribute__(obj, "_pb_ep") is self:
             return ["R", object.__getattribute__(obj, "_pb_id")]
+        if t in _WITH_DATA_TYPES:  # a value of the other side's with its data: its own
+            proxy = obj.__dict__.get("_pb_proxy")
+            if isinstance(proxy, Proxy) and object.__getattribute__(proxy, "_pb_ep") is self:
+                return ["R", object.__getattribute__(proxy, "_pb_id")]
         if isinstance(obj, type) and issubclass(obj, RemoteException):
             for hid, klass in self.stand_ins.items():
                 if klass is obj:
@@ -459,6 +466,10 @@ class Endpoint(object):
             found = self._encode_value(obj, t, d)
             if found is not None:
                 return found
+        data = _builtin_data(obj)
+        if data is not None:
+            handle = self.encode_handle(obj)
+            return ["BH", data[0], data[1], handle] if handle[0] == "H" else handle
         return self.encode_handle(obj)
 
     def _encode_value(self, obj, t, d):
@@ -559,6 +570,7 @@ class Endpoint(object):
         if isinstance(obj, type):
             kind = "class"
             info["exc"] = issubclass(obj, BaseException)
+            info["own"] = [obj.__module__, obj.__qualname__]
             info["mro"] = [[k.__module__, k.__qualname__] for k in obj.__mro__[1:]][:16]
             info["name"] = obj.__qualname__
         elif type(obj).__name__ == "module":
@@ -576,6 +588,9 @@ class Endpoint(object):
         return ["H", self.export(obj), info]
 
     def encode_exception(self, exc):
+        for place, open_ in enumerate(reversed(self.exceptions_open)):
+            if open_ is exc:  # within its own state (Django's `error_list = [self]`)
+                return ["Eo", place]
         klass = type(exc)
         mro = [[k.__module__, k.__qualname__] for k in klass.__mro__][:16]
         try:
@@ -597,10 +612,13 @@ class Endpoint(object):
         own = getattr(exc, "__dict__", None)
         if not own or type(own) is not dict or not _values.copyable_type(klass):
             return None
+        self.exceptions_open.append(exc)
         try:
             return self.encode([[k, v] for k, v in own.items() if type(k) is str])
         except (ValueError, RecursionError):
             return None
+        finally:
+            self.exceptions_open.pop()
 
     def _encode_known(self, obj, t, d):
         module = getattr(t, "__module__", "") or ""
@@ -613,6 +631,10 @@ class Endpoint(object):
             return self._encode_torch(obj, d)
         if root == "PIL":
             return self._encode_image(obj, d)
+        if root == "geopandas":
+            return self._encode_geo(obj, d)
+        if root == "shapely":
+            return _encode_geometry(obj, t)
         if root in ("datetime", "decimal", "fractions", "uuid", "pathlib", "collections"):
             return self._encode_stdlib(obj, t, root, d)
         if root == "_io" or root == "io":
@@ -687,6 +709,26 @@ class Endpoint(object):
         if obj is getattr(pd, "NA", None):
             return ["pdNA"]
         return None
+
+    def _encode_geo(self, obj, d):
+        """A geopandas frame or series as the pandas frame or series it is, with its active
+        geometry column's name and its CRS as text (the geometries cross as WKB)."""
+        gpd, pd = _module("geopandas"), _module("pandas")
+        if gpd is None or pd is None or type(obj) not in (gpd.GeoDataFrame, gpd.GeoSeries):
+            return None
+        crs = _crs_text(getattr(obj, "crs", None))
+        if crs is False:
+            return None
+        if type(obj) is gpd.GeoSeries:
+            plain = pd.Series(obj.values, index=obj.index, name=obj.name, dtype=obj.dtype)
+            return ["gpS", self._encode_pandas(plain, d), crs]
+        plain = pd.DataFrame(obj, copy=False)
+        if type(plain) is not pd.DataFrame:
+            return None
+        name = obj.__dict__.get("_geometry_column_name")
+        if name is not None and type(name) not in (str, int):
+            return None
+        return ["gpDF", self._encode_pandas(plain, d), name, crs]
 
     def _series_values(self, series, d):
         np = _module("numpy")
@@ -875,7 +917,10 @@ class Endpoint(object):
         if found is not None:
             return found
         kind = info.get("kind")
-        if kind == "class" and info.get("exc") is True:
+        own = _own_class(info.get("own")) if kind == "class" else None
+        if own is not None:
+            made = own
+        elif kind == "class" and info.get("exc") is True:
             made = self._stand_in(hid, info)
         else:
             kind = kind if isinstance(kind, str) else "object"
@@ -951,7 +996,11 @@ class Endpoint(object):
         except Exception:
             return RemoteException(message)
         if state is not None and _values.copyable_type(klass):
-            pairs = self.decode(state)
+            self.exceptions_decoding.append(exc)  # what its state's ["Eo", 0] names
+            try:
+                pairs = self.decode(state)
+            finally:
+                self.exceptions_decoding.pop()
             _want(isinstance(pairs, list), "bad exception")
             own = getattr(exc, "__dict__", None)
             for pair in pairs:
@@ -1158,6 +1207,72 @@ def _decode_index(ep, data, d):
     return index
 
 
+def _crs_text(crs):
+    """A geopandas CRS as the text pyproj reads it back from (what it was made from, else its
+    WKT); None for none; False when it is neither."""
+    if crs is None:
+        return None
+    if isinstance(crs, str):
+        return crs
+    text = getattr(crs, "srs", None)
+    if not isinstance(text, str) or not text:
+        to_wkt = getattr(crs, "to_wkt", None)
+        text = to_wkt() if callable(to_wkt) else None
+    return text if isinstance(text, str) else False
+
+
+def _encode_geometry(obj, t):
+    """A shapely geometry as its WKB, which the other side's shapely reads back (shapely 2's
+    geometries pickle through a function of the module, not their class)."""
+    wkb = sys.modules.get("shapely.wkb")
+    geometry = sys.modules.get("shapely.geometry.base")
+    base = getattr(geometry, "BaseGeometry", None)
+    if wkb is None or base is None or not isinstance(obj, base):
+        return None
+    if t.__module__.split(".", 1)[0] != "shapely" or t.__name__ == "LinearRing":
+        return None  # WKB has no linear ring: it would come back a line string
+    try:
+        if obj.is_empty:
+            return None
+        return ["shp", t.__name__, _b64(bytes(obj.wkb))]
+    except Exception:
+        return None
+
+
+def _decode_geometry(ep, rest, d):
+    wkb = _decoding_module("shapely.wkb")
+    _want(wkb is not None and len(rest) == 2 and type(rest[0]) is str, "bad geometry")
+    _want(type(rest[1]) is str, "bad geometry")
+    try:
+        geometry = wkb.loads(_unb64(rest[1]))
+    except Exception:
+        raise BadMessage("bad geometry")
+    _want(type(geometry).__name__ == rest[0], "bad geometry")
+    return geometry
+
+
+def _decode_geo(ep, rest, d):
+    """["gpDF", frame, geometry column, crs] or ["gpS", series, crs]: made by the receiver's
+    geopandas from the pandas value and the CRS's text."""
+    gpd = _decoding_module("geopandas")
+    _want(gpd is not None and len(rest) in (2, 3), "bad geo value")
+    crs = rest[-1]
+    _want(crs is None or type(crs) is str, "bad geo value")
+    plain = ep.decode(rest[0], d)
+    try:
+        if len(rest) == 2:
+            _want(type(plain) is _module("pandas").Series, "bad geo value")
+            return gpd.GeoSeries(plain, crs=crs)
+        name = rest[1]
+        _want(name is None or type(name) in (str, int), "bad geo value")
+        _want(type(plain) is _module("pandas").DataFrame, "bad geo value")
+        if name is None or name not in plain.columns:
+            return gpd.GeoDataFrame(plain, crs=crs)
+        return gpd.GeoDataFrame(plain, geometry=name, crs=crs)
+    except (TypeError, ValueError, AttributeError, KeyError) as exc:
+        raise BadMessage("bad geo value: %s" % (str(exc)[:100],))
+
+
 def _categorical_dtype(pd):
     if pd is None:
         return None
@@ -1322,7 +1437,7 @@ _NAMEDTUPLES = {}
 
 
 # What a lent value can be (`Endpoint._lend`): the copies that have an identity to keep.
-_LENT_TAGS = frozenset(("L", "D", "S", "nd", "ndo", "V", "RV", "pdDF", "pdS", "pil"))
+_LENT_TAGS = frozenset(("L", "D", "S", "nd", "ndo", "V", "RV", "pdDF", "pdS", "pil", "gpDF", "gpS"))
 
 
 def _lent_tag(encoded):
@@ -1476,6 +1591,71 @@ def _decode_complex(ep, rest, d):
 
 def _decode_exception_value(ep, rest, d):
     return ep.decode_exception(rest)
+
+
+def _decode_open_exception(ep, rest, d):
+    """["Eo", k]: the exception whose state is being decoded, k levels out."""
+    _want(len(rest) == 1 and type(rest[0]) is int, "bad exception")
+    _want(0 <= rest[0] < len(ep.exceptions_decoding), "bad exception")
+    return ep.exceptions_decoding[-1 - rest[0]]
+
+
+def _builtin_data(obj):
+    """(kind, data) of an object of a subclass of str, int, float or bytes that crosses as a
+    handle (a str-valued enum's member, a program's `class Tag(str)`): its builtin value,
+    read by the builtin type's own methods (no method of the subclass runs); else None."""
+    for base, kind, read in _BUILTIN_DATA:
+        if isinstance(obj, base) and type(obj) is not base and type(obj) is not bool:
+            return kind, read(obj)
+    return None
+
+
+_BUILTIN_DATA = (
+    (str, "str", str.__str__),
+    (int, "int", int.__int__),
+    (float, "float", float.__float__),
+    (bytes, "bytes", lambda obj: _b64(bytes(memoryview(obj)))),
+)
+
+
+def _decode_with_data(ep, rest, d):
+    """A value of a builtin type's subclass the other side has (`_builtin_data`): here, an
+    instance of that builtin type with its value, so that comparing, hashing and using it as
+    a str or a number is this side's own doing on that value (as a str-valued enum member
+    equals its str in one process), and any other attribute is the object's over there. Sent
+    back, it is that object again."""
+    _want(len(rest) == 3 and type(rest[0]) is str and rest[0] in _WITH_DATA_KINDS, "bad value")
+    kind, data, handle = rest
+    _want(isinstance(handle, list) and len(handle) == 3 and handle[0] == "H", "bad value")
+    if kind == "bytes":
+        _want(type(data) is str, "bad value")
+        data = _unb64(data)
+    elif kind == "float":  # JSON writes a whole float as a float, and inf and nan as floats
+        _want(type(data) is float, "bad value")
+    else:
+        _want(type(data) is _WITH_DATA_KINDS[kind], "bad value")
+    proxy = ep._proxy(handle[1:])
+    found = ep.with_data.get(id(proxy))
+    if found is not None and found[0] is proxy:
+        return found[1]
+    value = _WITH_DATA[kind](data)
+    value.__dict__["_pb_proxy"] = proxy
+    ep.with_data[id(proxy)] = (proxy, value)  # the same object again: `x is x` holds
+    return value
+
+
+def _with_data_class(base):
+    def __getattr__(self, name):
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        return getattr(self.__dict__["_pb_proxy"], name)
+
+    return type("Program" + base.__name__.capitalize(), (base,), {"__getattr__": __getattr__})
+
+
+_WITH_DATA_KINDS = {"str": str, "int": int, "float": float, "bytes": bytes}
+_WITH_DATA = dict((kind, _with_data_class(base)) for kind, base in _WITH_DATA_KINDS.items())
+_WITH_DATA_TYPES = frozenset(_WITH_DATA.values())
 
 
 def _decode_slice(ep, rest, d):
@@ -1641,8 +1821,8 @@ def _restore(own, new):
     elif t is getattr(_module("numpy"), "ndarray", None):
         if own.shape == new.shape and own.dtype == new.dtype and own.flags.writeable:
             own[...] = new
-    elif _values.copyable_type(t):
-        layout = _values.layout(t)
+    elif _values.copyable_type(t) and not t.__module__.startswith("geopandas."):
+        layout = _values.layout(t)  # (a geopandas frame, as a pandas one, stays as it was)
         if layout is None or layout[0] is not object:
             return
         for member in layout[1]:  # slots: their descriptors, C code only
@@ -1782,7 +1962,9 @@ _DECODERS = {
     "C": _decode_complex,
     "R": _decode_local,
     "H": lambda ep, rest, d: ep._proxy(rest),
+    "BH": _decode_with_data,
     "E": _decode_exception_value,
+    "Eo": _decode_open_exception,
     "X": _refused,
     "M": _module_value,
     "nd": _decode_nd,
@@ -1794,6 +1976,9 @@ _DECODERS = {
         else _want(False, "bad dtype")
     ),
     "pdDF": _decode_frame,
+    "gpDF": _decode_geo,
+    "gpS": _decode_geo,
+    "shp": _decode_geometry,
     "pdS": _decode_series,
     "pdI": lambda ep, rest, d: _decode_index(ep, ["pdI"] + rest, d),
     "pdR": lambda ep, rest, d: _decode_index(ep, ["pdR"] + rest, d),
@@ -1972,12 +2157,66 @@ _OPS = {
     "float": lambda ep, t: float(t),
     "int": lambda ep, t: int(t),
     "array": lambda ep, t: _module("numpy").asarray(t),
+    "signature": lambda ep, t: _signature_data(t),
     "await": lambda ep, t: _awaited(t),
     "aiter": lambda ep, t: t.__aiter__(),
     "anext": lambda ep, t: _awaited(t.__anext__()),
     "aenter": lambda ep, t: _awaited(t.__aenter__()),
     "aexit": lambda ep, t, a, b, c: _awaited(t.__aexit__(a, b, c)),
 }
+
+
+def _signature_data(function):
+    """`inspect.signature(function)` as data: [[name, kind, has default, default, has
+    annotation, annotation] per parameter, has return annotation, return annotation]."""
+    import inspect
+
+    signature = inspect.signature(function)
+    empty = inspect.Parameter.empty
+    parameters = [
+        [p.name, int(p.kind), p.default is not empty, None if p.default is empty else p.default,
+         p.annotation is not empty, None if p.annotation is empty else p.annotation]
+        for p in signature.parameters.values()
+    ]  # fmt: skip
+    returns = signature.return_annotation
+    return [parameters, returns is not empty, None if returns is empty else returns]
+
+
+def _signature(proxy):
+    """The signature of the other side's callable, made here from what its side says of it
+    (its parameters' names, kinds, defaults and annotations, crossing as any value does)."""
+    import inspect
+
+    data = proxy._pb("signature")
+    _want(isinstance(data, list) and len(data) == 3 and isinstance(data[0], list), "bad signature")
+    _want(type(data[1]) is bool, "bad signature")
+    empty, parameters = inspect.Parameter.empty, []
+    for entry in data[0][:1000]:
+        _want(isinstance(entry, list) and len(entry) == 6, "bad signature")
+        name, kind, has_default, default, has_annotation, annotation = entry
+        _want(type(name) is str and type(kind) is int and 0 <= kind <= 4, "bad signature")
+        _want(type(has_default) is bool and type(has_annotation) is bool, "bad signature")
+        parameters.append(
+            inspect.Parameter(
+                name,
+                _KINDS(inspect)[kind],
+                default=default if has_default else empty,
+                annotation=annotation if has_annotation else empty,
+            )
+        )
+    returns = data[2] if data[1] else empty
+    return inspect.Signature(parameters, return_annotation=returns)
+
+
+def _KINDS(inspect):  # noqa: N802  (the five kinds of parameter, by their values)
+    p = inspect.Parameter
+    return (
+        p.POSITIONAL_ONLY,
+        p.POSITIONAL_OR_KEYWORD,
+        p.VAR_POSITIONAL,
+        p.KEYWORD_ONLY,
+        p.VAR_KEYWORD,
+    )
 
 
 def _awaited(awaitable):
@@ -2039,6 +2278,8 @@ class Proxy(object):
         return object.__getattribute__(self, "_pb_ep").request(op, self, *args)
 
     def __getattr__(self, name):
+        if name == "__signature__":  # what `inspect.signature` of it finds
+            return _signature(self)
         if name.startswith("__") and name.endswith("__") and name not in _FORWARDED_DUNDERS:
             raise AttributeError(name)
         return self._pb("getattr", name)
@@ -2214,6 +2455,49 @@ def _claimed(proxy):
     return type(proxy)
 
 
+def _own_class(entry):
+    """The class the other side names by (module, qualname), when it is one of an installed
+    package or the standard library that this process has loaded: one class, as in one
+    process (the program's `error404 = werkzeug.exceptions.NotFound` is the grader's own
+    NotFound, which the program's raised NotFound crosses as; a parameter annotated
+    `pathlib.Path` is annotated with the grader's Path). Never the harness's, its test
+    runner's or unittest's (`SkipTest` steers a verdict), nor a class of the program's files."""
+    if not (isinstance(entry, list) and len(entry) == 2):
+        return None
+    module, qualname = entry
+    if type(module) is not str or type(qualname) is not str:
+        return None
+    if module.split(".", 1)[0] in _NOT_OWN or not (_installed(module) or _stdlib(module)):
+        return None  # (a builtin class crosses as itself, by identity: never by a name)
+    found = _module(module)  # looked up in dictionaries: no attribute hook of anyone's runs
+    for part in qualname.split("."):
+        found = found.__dict__.get(part) if isinstance(found, (type, types.ModuleType)) else None
+    if isinstance(found, type) and found.__module__ == module and found.__qualname__ == qualname:
+        return found
+    return None
+
+
+_NOT_OWN = frozenset(
+    [m.split(".")[0] for m in _values.HARNESS_MODULES] + ["unittest", "builtins", "exceptions"]
+)
+_STDLIB = os.path.dirname(os.__file__) + os.sep
+
+
+def _stdlib(name):
+    """Whether module `name` is loaded here from the standard library (built in, or a file of
+    the interpreter's own library, not of its site-packages)."""
+    module = _module(name)
+    if type(module) is not types.ModuleType:
+        return False
+    if name in sys.builtin_module_names:
+        return True
+    path = module.__dict__.get("__file__")
+    if not isinstance(path, str) or not path.startswith(_STDLIB):
+        return False
+    parts = path.replace(os.sep, "/").split("/")
+    return "site-packages" not in parts and "dist-packages" not in parts
+
+
 def _resolve_class(entry):
     """A class of a module this process has loaded, by (module, qualname); or None."""
     if not (isinstance(entry, list) and len(entry) == 2):
@@ -2262,6 +2546,24 @@ def _installed(name):
 
 
 _FORWARDED_DUNDERS = set(("__name__", "__qualname__", "__doc__", "__wrapped__", "__annotations__"))
+
+
+class _Over(object):
+    """A special attribute every class has (`__doc__`, `__init__`) read on a proxy: the
+    object's over there, not Proxy's own (`inspect.signature(Item.__init__)` of the program's
+    class is its `__init__`'s, a function's `__doc__` is its docstring)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __get__(self, proxy, owner=None):
+        if proxy is None:
+            return self
+        return proxy._pb("getattr", self.name)
+
+
+for _name in ("__doc__", "__init__"):
+    type.__setattr__(Proxy, _name, _Over(_name))
 
 
 def _make_binop(name):
@@ -2351,7 +2653,7 @@ def _proxy_class(protocols):
     key = tuple(p for p in _ASYNC_PROTOCOLS if p in protocols)
     found = _PROXY_CLASSES.get(key)
     if found is None:
-        methods = {"__slots__": ()}
+        methods = {"__slots__": (), "__doc__": Proxy.__dict__["__doc__"]}
         for protocol in key:
             methods.update(_ASYNC_METHODS[protocol])
         found = _PROXY_CLASSES[key] = type("Proxy", (Proxy,), methods)

@@ -549,6 +549,7 @@ class _Collector(object):
         self.reports = {}
         self.collect_errors = []
         self.first_exc = None
+        self.internal_error = None  # pytest's own INTERNALERROR, as it printed it
 
     def pytest_collection_finish(self, session):
         self.items = [item.nodeid for item in session.items]
@@ -560,6 +561,10 @@ class _Collector(object):
     def pytest_exception_interact(self, node, call, report):
         if self.first_exc is None and call.excinfo is not None:
             self.first_exc = (call.excinfo.typename, str(call.excinfo.value)[:2000])
+
+    def pytest_internalerror(self, excrepr, excinfo):
+        if self.internal_error is None:
+            self.internal_error = (excinfo.typename, str(excrepr)[-4000:])
 
     def pytest_collectreport(self, report):
         if report.failed:
@@ -620,7 +625,11 @@ def _run_pytest(job, record, test_dir=CODEDIR, trusted=False):
         "exit_code": int(exit_code),
     }
     exc_type, exc_message = collector.first_exc or ("Error", "")
-    if collector.collect_errors:
+    if collector.internal_error is not None:  # pytest itself failed: what it said, not a skip
+        exc_type, trace = collector.internal_error
+        message = "pytest internal error: %s" % trace.strip().splitlines()[-1:]
+        record.update(status="failed", exc_type=exc_type, message=message[:2000], trace=trace)
+    elif collector.collect_errors:
         trace = collector.collect_errors[0]
         record.update(status="failed", exc_type=exc_type, message=exc_message, trace=trace)
     elif failed:
@@ -1994,13 +2003,14 @@ def _join_cgroup(group):
 CLOSE_RANGE = 436  # the same number on x86_64 and aarch64 (Linux 5.9+)
 
 
-def _close_inherited(proof_fd, highest, secret_fd=None, extra=()):
+def _close_inherited(proof_fd, highest, secret_fd=None, extra=(), files=()):
     """In a child of a warm server: keep only the standard streams, the proof (moved to fd 3),
-    the grader's secret (to fd 4) and `extra` (the server's Node zygotes' sockets, after them).
-    Any other descriptor was the server's (its cgroup directory, a preloaded library's files):
-    a directory opened outside the sandbox's root leads back to the host by `..`. `highest` is
-    the server's highest descriptor when it forked (None if it could not tell). Returns the
-    proof's and the secret's new numbers, and the list of `extra`'s."""
+    the grader's secret (to fd 4), `extra` (the server's Node zygotes' sockets, after them)
+    and, opened afresh, `files` (`descriptors`). Any other descriptor was the server's (its
+    cgroup directory, its sockets): a directory opened outside the sandbox's root leads back to
+    the host by `..`. `highest` is the server's highest descriptor when it forked (None if it
+    could not tell). Returns the proof's and the secret's new numbers, and the list of
+    `extra`'s."""
     import fcntl
 
     wanted = [fd for fd in (proof_fd, secret_fd) if fd is not None] + list(extra)
@@ -2009,8 +2019,12 @@ def _close_inherited(proof_fd, highest, secret_fd=None, extra=()):
     for number, copy in enumerate(copies, 3):
         os.dup2(copy, number)
     first = 3 + len(copies)
+    kept = _reopened(files, first)
     if highest is not None:  # a few close calls: no ctypes call, whose first use copies pages
-        os.closerange(first, max(copies) + 1)
+        start = first
+        for fd in kept + [max(copies) + 1]:
+            os.closerange(start, fd)
+            start = fd + 1
     elif _libc.syscall(CLOSE_RANGE, first, ctypes.c_uint(0xFFFFFFFF), 0) != 0:
         import resource
 
@@ -2019,12 +2033,57 @@ def _close_inherited(proof_fd, highest, secret_fd=None, extra=()):
     return 3, (4 if secret_fd is not None else None), list(range(ours + 1, ours + 1 + len(extra)))
 
 
-def highest_descriptor():
-    """In a warm server, before a fork: its highest open descriptor, or None without /proc."""
+def _reopened(files, first):
+    """The server's preloaded libraries' files (`descriptors`), each opened again under its
+    own number: the library reads on as it would in one process (pyproj keeps PROJ's database
+    open; closed, its number went to pytest's capture file and both broke), but through an
+    open file of this execution's own, so that no offset or lock is shared with the server or
+    another execution. Returns the numbers kept, in order."""
+    kept = []
+    for fd, path, device, inode in files:
+        if fd < first:  # where the proof or the secret now is
+            continue
+        try:
+            fresh = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            st = os.fstat(fresh)
+            if (st.st_dev, st.st_ino) == (device, inode):
+                os.lseek(fresh, os.lseek(fd, 0, os.SEEK_CUR), os.SEEK_SET)
+                os.dup2(fresh, fd, inheritable=os.get_inheritable(fd))
+                kept.append(fd)
+        except OSError:
+            pass
+        finally:
+            os.close(fresh)
+    return sorted(kept)
+
+
+def descriptors():
+    """In a warm server, before a fork: (its highest open descriptor, or None without /proc;
+    the files its preloaded libraries hold open to read, as [fd, path, device, inode]: regular
+    files opened read-only that anyone may read, which a child opens afresh)."""
+    import fcntl
+    import stat
+
     try:
-        return max(int(fd) for fd in os.listdir("/proc/self/fd"))
+        numbers = [int(fd) for fd in os.listdir("/proc/self/fd")]
     except (OSError, ValueError):
-        return None
+        return None, []
+    files = []
+    for fd in numbers:
+        if fd <= 2:
+            continue
+        try:
+            st = os.fstat(fd)
+            readable = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY
+            path = os.readlink("/proc/self/fd/%d" % fd) if readable else ""
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode) and st.st_mode & 0o004 and path.startswith("/"):
+            files.append([fd, path, st.st_dev, st.st_ino])
+    return (max(numbers) if numbers else None), files
 
 
 # A closed TCP socket keeps no TIME_WAIT (or FIN_WAIT2) state in a warm server's network
@@ -2144,7 +2203,11 @@ def run_job(job, in_server):
             # Namespaces and scratch are the server's, renewed before each execution
             # (`renew_namespaces`): nothing to set up here but the descriptors.
             proof_fd, secret_fd, job["zygote_fds"] = _close_inherited(
-                proof_fd, job.get("highest_fd"), secret_fd, job.get("zygote_fds") or ()
+                proof_fd,
+                job.get("highest_fd"),
+                secret_fd,
+                job.get("zygote_fds") or (),
+                job.get("library_files") or (),
             )
         else:
             _enter_namespaces(iso)

@@ -184,7 +184,7 @@ def main():
             if node_jobs >= 2:
                 limits = job["limits"]
                 job["zygote_fds"] = zygotes.control_fds(job["zygote"], job["env_root"], limits)
-        job["highest_fd"] = _runner.highest_descriptor()
+        job["highest_fd"], job["library_files"] = _runner.descriptors()
         status, timed_out = _runner.fork_and_wait(
             fork,
             lambda: _child(job, fds, devnull, sock),

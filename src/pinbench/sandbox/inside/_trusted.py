@@ -100,33 +100,39 @@ class _Echoed(_Text):
         self.ep._send({"op": "write", "id": 0, "args": [self.stream, text]})
 
 
-class _ProgramPolicy(object):
+class _GlobalsPolicy(object):
+    """What of a side's own values crosses as a copy: not a library object that compares by
+    identity and that a global of that side's modules holds (the program's `app = Flask(...)`,
+    the test's `app2 = flask.Flask(...)`). That side's code reaches the one object through its
+    global; what the other side's code does to it (its configuration, a context it enters)
+    must be done to that object, as in one process. A value that compares by its content (a
+    version, a point) is still a copy."""
+
     def __init__(self, code_dir, main):
         self.code_dir, self.main = code_dir.rstrip(os.sep) + os.sep, main
-        self.modules, self.known = [main], 0
+        self.modules, self.known = [], 0
+        self.pushed = {}  # globals of the main module the other side bound: name -> value
 
-    def exportable(self, obj):
-        return True
+    def main_module(self):
+        return self.main
 
     def copies(self, obj):
-        """Whether a pinned library's value crosses as a copy: not when it is an object of
-        the program's module (a global: `app = Flask(...)`) that compares by identity. The
-        program's code reaches that one object through its global; what the test does to it
-        (its configuration, a context it enters) must be done to the same object, as in one
-        process. A value that compares by its content (a version, a point) is still a copy."""
+        """And a value the other side itself bound to a global (`Grader._push_globals`) is a
+        copy: it came from there, where it is a value like any other."""
         if type(obj).__eq__ is not object.__eq__:
             return True
-        for module in self._program_modules():
-            for value in list(module.__dict__.values()):
-                if value is obj:
+        main = self.main_module()
+        for module in self._own_modules(main):
+            for name, value in list(module.__dict__.items()):
+                if value is obj and not (module is main and self.pushed.get(name) is obj):
                     return False
         return True
 
-    def _program_modules(self):
-        """`__main__` and the modules imported from the program's files."""
+    def _own_modules(self, main):
+        """The main module and the modules imported from this side's files."""
         if len(sys.modules) != self.known:
             self.known = len(sys.modules)
-            self.modules = [self.main]
+            self.modules = []
             for module in list(sys.modules.values()):
                 path = (
                     module.__dict__.get("__file__")
@@ -135,7 +141,12 @@ class _ProgramPolicy(object):
                 )
                 if isinstance(path, str) and path.startswith(self.code_dir):
                     self.modules.append(module)
-        return self.modules
+        return ([main] if isinstance(main, types.ModuleType) else []) + self.modules
+
+
+class _ProgramPolicy(_GlobalsPolicy):
+    def exportable(self, obj):
+        return True
 
     def check(self, op, values):
         pass
@@ -156,7 +167,8 @@ def serve_program(sock, job, code_dir, watch=None):
     a request waits for its answer)."""
     main = types.ModuleType("__main__")
     main.__file__ = os.path.join(code_dir, "program.py")
-    ep = _remote.Endpoint(sock, trusting=True, serve_policy=_ProgramPolicy(code_dir, main))
+    policy = _ProgramPolicy(code_dir, main)
+    ep = _remote.Endpoint(sock, trusting=True, serve_policy=policy)
     pending = []
     send = ep._send
     told = [watch is None]
@@ -191,6 +203,25 @@ def serve_program(sock, job, code_dir, watch=None):
 
     def main_names(ep):
         return [n for n in main.__dict__ if isinstance(n, str)]
+
+    def main_globals(ep, assigned, deleted):
+        """What the test's top level bound or deleted since the last request: the module's
+        globals, as the program's code would see them with the test appended to it. A class
+        or function of an installed package (what the test imported) is this process's own,
+        imported by its name, as one process has one."""
+        for name, named, value in assigned:
+            if named:
+                try:
+                    module, qualname = value
+                    value = importlib.import_module(module)
+                    for part in qualname.split(".") if qualname else ():
+                        value = getattr(value, part)
+                except Exception:
+                    continue
+            main.__dict__[name] = policy.pushed[name] = value
+        for name in deleted:
+            main.__dict__.pop(name, None)
+            policy.pushed.pop(name, None)
 
     def mirror_set(ep, module, path, attribute, value):
         target = importlib.import_module(module)
@@ -244,6 +275,7 @@ def serve_program(sock, job, code_dir, watch=None):
 
     ep.handlers.update(
         run_main=run_main, main_name=main_name, main_names=main_names, mirror_set=mirror_set,
+        main_globals=main_globals,
         mirror_undo=mirror_undo, environ=environ,
         **{"import": lambda ep, name: importlib.import_module(name)}
     )  # fmt: skip
@@ -308,21 +340,23 @@ def _merged(chunks):
 # --------------------------------------------------------------------------- the grader's side
 
 
-class _GraderPolicy(object):
+class _GraderPolicy(_GlobalsPolicy):
     """What the program may do with the grader's objects it was handed (a mock, a callback, a
     file the test opened): call them and use their public attributes. Never a private or
     special attribute (`__globals__`, `_mock_children`), never an introspection object (a
     frame, a traceback, code), never the harness's or the test framework's own objects, never
-    replace a method, and never a mock's own API (`assert_called_with`, `call_count`)."""
+    replace a method, and never a mock's own API (`assert_called_with`, `call_count`). The
+    test's own library objects held by its globals stay the test's (`_GlobalsPolicy`)."""
 
     def __init__(self):
+        _GlobalsPolicy.__init__(self, GRADERDIR, None)
         self.refused_types = (types.FrameType, types.TracebackType, types.CodeType)
         cell = getattr(types, "CellType", None)
         if cell is not None:
             self.refused_types += (cell,)
 
-    def copies(self, obj):
-        return True
+    def main_module(self):
+        return sys.modules.get("__main__")  # a script test's namespace, once it runs
 
     def exportable(self, obj):
         if isinstance(obj, self.refused_types):
@@ -336,8 +370,13 @@ class _GraderPolicy(object):
     def check(self, op, values):
         if op in ("getattr", "setattr", "delattr"):
             target, name = values[0], values[1]
-            if not isinstance(name, str) or name.startswith("_"):
+            if not isinstance(name, str):
                 raise _remote.Refused("the grader keeps its objects' private attributes")
+            if name.startswith("_"):
+                raise _remote.Refused(
+                    "the grader keeps its objects' private attributes (%s of a %s object)"
+                    % (name[:60], type(target).__name__[:60])
+                )
             if name[:2] in ("f_", "gi", "cr", "ag", "tb", "co") and "_" in name[:4]:
                 raise _remote.Refused("the grader keeps its objects' internals")
             if _is_mock(target) and hasattr(type(target), name):
@@ -407,6 +446,8 @@ class Grader(object):
         self.broken = None
         self.synced = (dict(os.environ), _getcwd(), warning_filters())  # as both were forked
         self.syncing = False
+        self.assigned = {}  # a script test's module-level names bound since the last request
+        self.deleted = set()
         self.ep.on_call = self._sync
         self.deprecations = []
         self.deprecations_tampered = False
@@ -470,7 +511,8 @@ class Grader(object):
 
     def _sync(self, ep):
         """Before each request: the test's environment variables, working directory and
-        warnings filters, where the program's process would see them in one process."""
+        warnings filters, and what a script test's top level bound, where the program's process
+        would see them in one process."""
         if self.syncing:
             return
         now = (dict(os.environ), _getcwd(), warning_filters())
@@ -481,6 +523,46 @@ class Grader(object):
                 ep.request("environ", now[0], now[1], now[2])
             finally:
                 self.syncing = False
+        if self.assigned or self.deleted:
+            self.syncing = True
+            try:
+                self._push_globals(ep)
+            finally:
+                self.syncing = False
+
+    def _push_globals(self, ep):
+        """A test appended to the program shares the module's globals with it (GitChameleon's
+        row scripts set `filename = ...` for the program's function to read): its top-level
+        bindings become the program's module globals before the program's code next runs. A
+        value that cannot cross is left out."""
+        assigned = [_pushed(name, value) for name, value in self.assigned.items()]
+        deleted = sorted(self.deleted)
+        self.assigned, self.deleted = {}, set()
+        try:
+            ep.request("main_globals", assigned, deleted)
+        except (_remote.ProcessEnded, _remote.BadMessage):
+            raise
+        except Exception:  # one value does not encode: the others, one by one
+            for pair in assigned:
+                try:
+                    ep.request("main_globals", [pair], [])
+                except (_remote.ProcessEnded, _remote.BadMessage):
+                    raise
+                except Exception:
+                    pass
+            if deleted:
+                ep.request("main_globals", [], deleted)
+
+    def script_global(self, name, value, bound=True):
+        """A script test's top level bound (or deleted) `name`: pushed before the next request."""
+        if name.startswith("__") and name.endswith("__"):
+            return
+        if bound:
+            self.assigned[name] = value
+            self.deleted.discard(name)
+        else:
+            self.assigned.pop(name, None)
+            self.deleted.add(name)
 
     @contextlib.contextmanager
     def _echoing(self):
@@ -644,6 +726,24 @@ class Grader(object):
                 pass
 
 
+def _pushed(name, value):
+    """(name, by name?, value) of a script test's global as it is pushed: a module (the test's
+    `import matplotlib.pyplot as plt`, the program's own module for a shared one), or a class
+    or function of an installed package (`from django... import ValidationError`), by its
+    module and name, for the program's process to take its own."""
+    if isinstance(value, types.ModuleType) and isinstance(value.__name__, str):
+        return name, True, [value.__name__, None]
+    module = getattr(value, "__module__", None) if callable(value) else None
+    qualname = getattr(value, "__qualname__", None)
+    if isinstance(module, str) and isinstance(qualname, str) and "<" not in qualname:
+        found = sys.modules.get(module)
+        for part in qualname.split(".") if _values.installed_module(found) else ():
+            found = getattr(found, part, None)
+        if found is value:
+            return name, True, [module, qualname]
+    return name, False, value
+
+
 class ScriptNames(object):
     """Module-level names of a test that ran appended to the program: the test's own, then
     what the program imported (the grader imports it itself: the test's helpers are never the
@@ -672,10 +772,12 @@ class ScriptNames(object):
     def __setitem__(self, name, value):
         self.own.add(name)
         self.namespace[name] = value
+        self.grader.script_global(name, value)
 
     def __delitem__(self, name):
         self.own.discard(name)
         del self.namespace[name]
+        self.grader.script_global(name, None, bound=False)
 
     def __contains__(self, name):
         try:

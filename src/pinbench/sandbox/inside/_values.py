@@ -97,7 +97,7 @@ def named_global(obj):
         if name in _scanned:
             continue
         _scanned.add(name)
-        if name.split(".", 1)[0] in HARNESS_MODULES or not _installed(module):
+        if name.split(".", 1)[0] in HARNESS_MODULES or not installed_module(module):
             continue
         for key, value in list(module.__dict__.items()):
             try:
@@ -115,7 +115,7 @@ def global_named(module, name):
     if not (isinstance(module, str) and isinstance(name, str)):
         return None
     loaded = sys.modules.get(module)
-    if module.split(".", 1)[0] in HARNESS_MODULES or not _installed(loaded):
+    if module.split(".", 1)[0] in HARNESS_MODULES or not installed_module(loaded):
         return None
     value = loaded.__dict__.get(name)
     return value if value is not None and sentinel(value) else None
@@ -405,7 +405,7 @@ def library_class(module, qualname, may_import):
     parts = module.split(".")
     if not all(p.isidentifier() for p in parts) or parts[0] not in _libraries:
         return None
-    if not may_import and not _installed(sys.modules.get(parts[0])):
+    if not may_import and not installed_module(sys.modules.get(parts[0])):
         return None  # the grader imports no top-level module by a name the program chose
     loaded = sys.modules.get(module)
     if loaded is None:
@@ -414,7 +414,7 @@ def library_class(module, qualname, may_import):
         except Exception:
             return None
         loaded = sys.modules.get(module)
-    if not may_import and not _installed(loaded):
+    if not may_import and not installed_module(loaded):
         return None
     klass = loaded
     for part in qualname.split("."):
@@ -426,7 +426,7 @@ def library_class(module, qualname, may_import):
     return None if stateful(klass) else klass  # never a copy of a context manager
 
 
-def _installed(module):
+def installed_module(module):
     """True for a module loaded from the environment's site-packages (read-only to programs)."""
     path = getattr(module, "__file__", None)
     if not isinstance(path, str):
