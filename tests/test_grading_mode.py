@@ -193,7 +193,7 @@ def test_an_item_whose_reference_needs_the_programs_pyplot_shares_only_that(
     document = json.loads((tmp_path / "v.json").read_text())
     assert document["grading"]["shares_state"] == ["figure"]
     assert document["grading"]["in_process"] == []
-    assert "1 graded with the program's pyplot" in checked.output
+    assert "1 graded with state shared (the program's pyplot" in checked.output
     reports = {p["id"]: p for p in document["problems"]}
     assert reports["figure"]["shares_state"] and not reports["figure"]["in_process"]
     assert set(reports["figure"]["out_of_process"]) == {"hidden_test"}
@@ -211,7 +211,7 @@ def test_an_item_whose_reference_needs_the_programs_pyplot_shares_only_that(
     assert run["summary"]["grading"]["shares_state"] == ["figure"]
     outcomes = {s["problem_id"]: s["outcome"] for s in run["samples"]}
     assert outcomes == {"figure": "failed", "own": "passed"}
-    assert "1 item(s) with the program's pyplot as the test's" in ran.output
+    assert "1 item(s) with state shared (the program's pyplot" in ran.output
 
 
 def _replay(

@@ -105,9 +105,9 @@ class ProblemReport(BaseModel):
     )
     shares_state: bool = Field(
         default=False,
-        description="graded out of the program's process with its pyplot (the process-state "
-        "modules) as the test's: under trusted grading the reference fails its tests without "
-        "them and passes with them",
+        description="graded out of the program's process with state shared (its pyplot, the "
+        "process-state module, as the test's; the test's own app objects as the program's): "
+        "under trusted grading the reference fails its tests without that and passes with it",
     )
     out_of_process: dict[str, Check] | None = Field(
         default=None,

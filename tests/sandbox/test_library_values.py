@@ -1270,26 +1270,17 @@ def test_a_flask_app_is_the_programs_own(
     assert "[3, 1, 3]" in outcomes["wrong"].message
 
 
-def test_the_tests_own_app_and_a_library_exception_class_stay_the_tests(
+def test_a_library_exception_class_the_program_names_is_the_graders_own(
     flask_env: Environment, isolation: Isolation, pools: WarmPools | None
 ) -> None:
-    """GitChameleon 2.0's Flask tests make an app of their own and hand it to the program's
-    helper, which enters a request context of it and calls the test's view there: the app, a
-    global of the test's, stays in the grader, where the view runs inside that context. The
-    program's `error404 = werkzeug.exceptions.NotFound` is the grader's own NotFound, which
-    the program's raised NotFound crosses as, so `pytest.raises(error404)` catches it."""
+    """The program's `error404 = werkzeug.exceptions.NotFound` (GitChameleon 2.0's Flask
+    problems) is the grader's own NotFound, which the program's raised NotFound crosses as, so
+    `pytest.raises(error404)` catches it; a wrong exception still fails."""
     test = textwrap.dedent(
         """
-        import json
-        import flask
         import pytest
-        from sample_x import evaluate, error404, guard
-        app2 = flask.Flask("test2")
-        @app2.route("/data2")
-        def data2(values):
-            return flask.jsonify({"numbers": sorted(values)})
-        def test_view():
-            assert json.loads(evaluate(app2, data2, {3, 1, 2})) == {"numbers": [1, 2, 3]}
+        from sample_x import error404, guard
+        def test_guard():
             with pytest.raises(error404):
                 guard("../outside")
             assert guard("inside") == "inside"
@@ -1298,9 +1289,6 @@ def test_the_tests_own_app_and_a_library_exception_class_stay_the_tests(
     program = """
         import werkzeug.exceptions
         error404 = werkzeug.exceptions.NotFound
-        def evaluate(app, view, values):
-            with app.test_request_context():
-                return view(values).get_data(as_text=True)
         def guard(path):
             if path.startswith(".."):
                 raise werkzeug.exceptions.NotFound()
@@ -1312,6 +1300,44 @@ def test_the_tests_own_app_and_a_library_exception_class_stay_the_tests(
     assert outcomes["right"].status is Status.PASSED, outcomes["right"].message
     assert outcomes["wrong"].status is Status.FAILED, outcomes["wrong"].message
     assert "ValueError" in (outcomes["wrong"].exc_type or "") + outcomes["wrong"].message
+
+
+def test_with_state_shared_the_tests_own_app_stays_the_tests(
+    flask_env: Environment, isolation: Isolation, pools: WarmPools | None
+) -> None:
+    """GitChameleon 2.0's Flask tests make an app of their own and hand it to the program's
+    helper, which enters a request context of it and calls the test's view there. By default
+    the program gets a copy of the app, and the view, run in the grader, finds no context;
+    with state shared (the fallback such an item's reference needs) the app, a global of the
+    test's, stays in the grader, where the view runs inside that context."""
+    test = textwrap.dedent(
+        """
+        import json
+        import flask
+        from sample_x import evaluate
+        app2 = flask.Flask("test2")
+        @app2.route("/data2")
+        def data2(values):
+            return flask.jsonify({"numbers": sorted(values)})
+        def test_view():
+            assert json.loads(evaluate(app2, data2, {3, 1, 2})) == {"numbers": [1, 2, 3]}
+        """
+    )
+    program = textwrap.dedent(
+        """
+        def evaluate(app, view, values):
+            with app.test_request_context():
+                return view(values).get_data(as_text=True)
+        """
+    )
+    spec = TestSpec(kind=TestKind.PYTEST, code=test, module="sample_x")
+    copied = _execute_in(flask_env, program, spec, isolation, pools)
+    assert copied.status is Status.FAILED and "context" in copied.message, copied.message
+    shared = spec.sharing_state()
+    kept = _execute_in(flask_env, program, shared, isolation, pools)
+    assert kept.status is Status.PASSED, kept.message
+    wrong = program.replace("view(values)", "view([9])")
+    assert _execute_in(flask_env, wrong, shared, isolation, pools).status is Status.FAILED
 
 
 @pytest.fixture(scope="module")

@@ -152,8 +152,9 @@ def validate_cmd(
         )
     if done.grading.shares_state:
         console.print(
-            f"{len(done.grading.shares_state)} graded with the program's pyplot as the test's "
-            "(their reference needs it; what the test computes through it is the program's)"
+            f"{len(done.grading.shares_state)} graded with state shared (the program's pyplot "
+            "as the test's, the test's own apps as the program's: their reference needs it; what "
+            "the test computes through pyplot is the program's)"
         )
     err.print(
         f"executions: {stats['cache_hits']} cached, {stats.get('executed', 0)} run; "
@@ -183,7 +184,7 @@ def _print_reports(reports: list[ProblemReport]) -> None:
         if report.in_process:
             details.insert(0, "graded in-process (its test needs the program's objects)")
         if report.shares_state:
-            details.insert(0, "graded with the program's pyplot (its test needs its figures)")
+            details.insert(0, "graded with state shared (its test needs the other side's)")
         if report.substitution:
             details.append(report.substitution)
         if report.repeats is not None and report.repeats.flaky:

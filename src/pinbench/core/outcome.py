@@ -168,8 +168,9 @@ class Grading(BaseModel):
     shares_state: tuple[str, ...] = Field(
         default=(),
         description="under trusted grading, the items graded out of the program's process with "
-        "its pyplot (the process-state modules) as the test's, because their reference needs "
-        "that: what the test computes through those modules is the program's answer",
+        "state shared (its pyplot, the process-state module, as the test's; the test's own app "
+        "objects as the program's), because their reference needs that: what the test computes "
+        "through pyplot is the program's answer",
     )
 
     def describe(self) -> str:
@@ -182,7 +183,7 @@ class Grading(BaseModel):
             )
         if self.shares_state and not self.forgeable:
             text += (
-                f"; {len(self.shares_state)} item(s) with the program's pyplot as the test's "
-                "(what the test computes through it is the program's answer)"
+                f"; {len(self.shares_state)} item(s) with state shared (the program's pyplot "
+                "as the test's: what the test computes through it is the program's answer)"
             )
         return text + (f", code {self.digest}" if self.digest else "")

@@ -128,9 +128,11 @@ class TestSpec(BaseModel):
     )
     shares_state: bool = Field(
         default=False,
-        description="graded out of the program's process, with the modules that are a "
-        "process's global state (pyplot) the program's for the test, because the item's "
-        "reference fails this test without them and passes with them",
+        description="graded out of the program's process with the state one process would "
+        "share shared: the modules that are a process's global state (pyplot) the program's "
+        "for the test, and the test's own library objects its globals hold (an app) the test's "
+        "for the program, because the item's reference fails this test without that and "
+        "passes with it",
     )
 
     @model_serializer(mode="wrap")

@@ -2392,7 +2392,7 @@ def _run_trusted(job, record, proof_fd, secret_fd, in_server, started):
         record["message"] = "sandbox setup failed: %s" % (sys.exc_info()[1],)
         record["trace"] = _short_trace(sys.exc_info())
         _emit(proof_fd, nonce, record, write, exit_now, 3)
-    grader = _trusted.Grader(grader_sock, program)
+    grader = _trusted.Grader(grader_sock, program, bool(job.get("shares_state")))
     try:
         grader.install_mirrors(with_pytest=job["mode"] == "pytest")
         if job.get("shares_state"):

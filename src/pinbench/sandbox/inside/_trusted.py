@@ -345,11 +345,17 @@ class _GraderPolicy(_GlobalsPolicy):
     file the test opened): call them and use their public attributes. Never a private or
     special attribute (`__globals__`, `_mock_children`), never an introspection object (a
     frame, a traceback, code), never the harness's or the test framework's own objects, never
-    replace a method, and never a mock's own API (`assert_called_with`, `call_count`). The
-    test's own library objects held by its globals stay the test's (`_GlobalsPolicy`)."""
+    replace a method, and never a mock's own API (`assert_called_with`, `call_count`).
 
-    def __init__(self):
+    The test's library values reach the program as copies; with `keeps` (state shared, the
+    item's reference needs it), those its globals hold that compare by identity stay the
+    test's (`_GlobalsPolicy`): the program then works on the test's own app, as in one process
+    (a request context it enters of the test's Flask app is entered where the test's view
+    runs), at the cost of a round trip per use (a networkx graph the program walks)."""
+
+    def __init__(self, keeps=False):
         _GlobalsPolicy.__init__(self, GRADERDIR, None)
+        self.keeps = keeps
         self.refused_types = (types.FrameType, types.TracebackType, types.CodeType)
         cell = getattr(types, "CellType", None)
         if cell is not None:
@@ -357,6 +363,9 @@ class _GraderPolicy(_GlobalsPolicy):
 
     def main_module(self):
         return sys.modules.get("__main__")  # a script test's namespace, once it runs
+
+    def copies(self, obj):
+        return not self.keeps or _GlobalsPolicy.copies(self, obj)
 
     def exportable(self, obj):
         if isinstance(obj, self.refused_types):
@@ -439,8 +448,9 @@ class RemoteModule(types.ModuleType):
 class Grader(object):
     """The grader's end of the channel, with what the program's process must mirror."""
 
-    def __init__(self, sock, program_pid):
-        self.ep = _remote.Endpoint(sock, trusting=False, serve_policy=_GraderPolicy())
+    def __init__(self, sock, program_pid, shares_state=False):
+        policy = _GraderPolicy(keeps=shares_state)
+        self.ep = _remote.Endpoint(sock, trusting=False, serve_policy=policy)
         self.program_pid = program_pid
         self.program_status = None  # its wait status, once it ended: the grader's own evidence
         self.broken = None
