@@ -102,9 +102,11 @@ def run(
         limits: Limits | None = None,
         module: str | None = None,
         program_builtins: tuple[str, ...] = (),
+        shares_state: bool = False,
     ) -> Execution:
         module = module or ("sample_x" if kind is TestKind.PYTEST else None)
         spec = TestSpec(kind=kind, code=test, module=module, program_builtins=program_builtins)
+        spec = spec.sharing_state() if shares_state else spec
         limits = limits or Limits(wall_seconds=20, cpu_seconds=20)
         result = execute(env_python, program, spec, limits, isolation, warm=pools, preload=PRELOAD)
         assert result.path == ("cold" if pools is None else "warm"), "warm path fell back to cold"

@@ -373,18 +373,23 @@ def test_only_the_starters_own_builtins_reach_a_script_test(run: Run) -> None:
     assert result.status is Status.FAILED and result.exc_type == "TypeError", result
 
 
-def test_a_script_tests_globals_are_the_programs_as_in_one_module(run: Run) -> None:
-    """Not an attack: a test appended to the program shares the module's globals with it
-    (GitChameleon's row scripts set `filename = ...` for the program's function to read): what
-    its top level binds, rebinds or deletes is what the program's code sees."""
+def test_a_script_tests_globals_reach_the_program_only_under_shared_state(run: Run) -> None:
+    """A test appended to the program shares the module's globals with it in one script
+    (GitChameleon's row scripts set `filename = ...` for the program's function to read).
+    Under shared state, the fallback such an item's reference needs, what the test's top level
+    binds, rebinds or deletes is what the program's code sees. Not by default: a wrong program
+    would read the test's expected value and return it."""
     test = (
         "width = 3\nheight = [4]\nassert area() == 12\nwidth = 5\nassert area() == 20\n"
         "del height\ntry:\n    area()\nexcept NameError:\n    pass\n"
         "else:\n    raise AssertionError('height is gone')\n"
     )
-    result = run("def area():\n    return width * height[0]\n", test)
+    result = run("def area():\n    return width * height[0]\n", test, shares_state=True)
     assert result.status is Status.PASSED, result
-    result = run("def area():\n    return width + height[0]\n", test)
+    result = run("def area():\n    return width + height[0]\n", test, shares_state=True)
+    assert result.status is Status.FAILED and result.exc_type == "AssertionError", result
+    peeking = "def f():\n    return globals().get('expected', 0)\n"
+    result = run(peeking, "expected = 42\nassert f() == expected\n")
     assert result.status is Status.FAILED and result.exc_type == "AssertionError", result
 
 

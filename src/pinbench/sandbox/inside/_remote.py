@@ -2469,12 +2469,7 @@ def _own_class(entry):
         return None
     if module.split(".", 1)[0] in _NOT_OWN or not (_installed(module) or _stdlib(module)):
         return None  # (a builtin class crosses as itself, by identity: never by a name)
-    found = _module(module)  # looked up in dictionaries: no attribute hook of anyone's runs
-    for part in qualname.split("."):
-        found = found.__dict__.get(part) if isinstance(found, (type, types.ModuleType)) else None
-    if isinstance(found, type) and found.__module__ == module and found.__qualname__ == qualname:
-        return found
-    return None
+    return _class_in(module, qualname)
 
 
 _NOT_OWN = frozenset(
@@ -2505,7 +2500,13 @@ def _resolve_class(entry):
     module, qualname = entry
     if type(qualname) is not str or not _installed(module):
         return None
-    found = _module(module)  # looked up in dictionaries: no attribute hook of anyone's runs
+    return _class_in(module, qualname)
+
+
+def _class_in(module, qualname):
+    """Class `qualname` of loaded module `module`, looked up in dictionaries (no attribute
+    hook of anyone's runs), when it says it is that class; else None."""
+    found = _module(module)
     for part in qualname.split("."):
         found = found.__dict__.get(part) if isinstance(found, (type, types.ModuleType)) else None
     if isinstance(found, type) and found.__module__ == module and found.__qualname__ == qualname:

@@ -451,6 +451,7 @@ class Grader(object):
     def __init__(self, sock, program_pid, shares_state=False):
         policy = _GraderPolicy(keeps=shares_state)
         self.ep = _remote.Endpoint(sock, trusting=False, serve_policy=policy)
+        self.shares_globals = shares_state  # a script test's globals reach the program
         self.program_pid = program_pid
         self.program_status = None  # its wait status, once it ended: the grader's own evidence
         self.broken = None
@@ -541,10 +542,12 @@ class Grader(object):
                 self.syncing = False
 
     def _push_globals(self, ep):
-        """A test appended to the program shares the module's globals with it (GitChameleon's
-        row scripts set `filename = ...` for the program's function to read): its top-level
-        bindings become the program's module globals before the program's code next runs. A
-        value that cannot cross is left out."""
+        """Under shared state (the fallback an item's reference needs), a test appended to the
+        program shares the module's globals with it, as one script does (GitChameleon's row
+        scripts set `filename = ...` for the program's function to read): its top-level
+        bindings become the program's module globals before the program's code next runs. Not
+        by default: the program could then read the test's expected values. A value that
+        cannot cross is left out."""
         assigned = [_pushed(name, value) for name, value in self.assigned.items()]
         deleted = sorted(self.deleted)
         self.assigned, self.deleted = {}, set()
@@ -564,8 +567,9 @@ class Grader(object):
                 ep.request("main_globals", [], deleted)
 
     def script_global(self, name, value, bound=True):
-        """A script test's top level bound (or deleted) `name`: pushed before the next request."""
-        if name.startswith("__") and name.endswith("__"):
+        """A script test's top level bound (or deleted) `name`: pushed before the next request
+        under shared state."""
+        if not self.shares_globals or (name.startswith("__") and name.endswith("__")):
             return
         if bound:
             self.assigned[name] = value
