@@ -14,7 +14,8 @@ pinbench runs --jobs executions at once (default: its own default, cores + 1). -
 only the warm path on numpy, alternating the given --jobs values round by round, and prints
 each round's rate and how busy the machine's CPUs were. --grading runs the warm path on both
 suites, alternating trusted and in-process grading (PINBENCH_GRADING) round by round on the same
-servers, and prints the medians and their ratio.
+servers, and prints the medians, their ratio and the CPU each execution costs (the sandboxed
+processes', counted through the warm servers that reap them, and the host's).
 """
 
 from __future__ import annotations
@@ -161,6 +162,23 @@ def sweep(values: list[int], n: int, rounds: int) -> None:
         pools[j].close()
 
 
+def _cpu_seconds() -> tuple[float, float]:
+    """(CPU seconds of the warm servers, with the children they reaped: every sandboxed
+    process; of this host process), so far."""
+    tick = os.sysconf("SC_CLK_TCK")
+    servers = 0
+    for proc in Path("/proc").iterdir():
+        try:
+            if b"inside/_server.py" not in (proc / "cmdline").read_bytes():
+                continue
+            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        servers += sum(int(v) for v in fields[11:15])  # utime, stime, cutime, cstime
+    host = os.times()
+    return servers / tick, host.user + host.system
+
+
 def grading(n: int, rounds: int, jobs: int) -> None:
     from pinbench.sandbox.grade import IN_PROCESS, MODE_VARIABLE, TRUSTED
 
@@ -170,12 +188,17 @@ def grading(n: int, rounds: int, jobs: int) -> None:
         pools = WarmPools(detect(), per_env=jobs)
         run = pinbench_path(env, program, test, pools, name)
         rates: dict[str, list[float]] = {TRUSTED: [], IN_PROCESS: []}
+        cpu: dict[str, list[tuple[float, float]]] = {TRUSTED: [], IN_PROCESS: []}
         for round_ in range(rounds + 1):
             for mode in (TRUSTED, IN_PROCESS):
                 os.environ[MODE_VARIABLE] = mode
+                before = _cpu_seconds()
                 r, ok = rate(n if round_ else 4 * jobs, run, jobs)
+                after = _cpu_seconds()
                 if round_:  # the first round warms the servers up
                     rates[mode].append(r)
+                    spent = ((after[0] - before[0]) * 1000 / n, (after[1] - before[1]) * 1000 / n)
+                    cpu[mode].append(spent)
                     print(f"{name} round {round_} {mode:10}: {r:6.1f} exec/s ({ok}/{n} passed)")
         pools.close()
         trusted, in_process = (statistics.median(rates[m]) for m in (TRUSTED, IN_PROCESS))
@@ -183,6 +206,12 @@ def grading(n: int, rounds: int, jobs: int) -> None:
             f"{name}: trusted median {trusted:.1f} exec/s, in-process {in_process:.1f} exec/s, "
             f"ratio {trusted / in_process:.2f}"
         )
+        for mode in (TRUSTED, IN_PROCESS):  # what caps the rate once the cores are busy
+            sandboxed, host = (statistics.median(c[i] for c in cpu[mode]) for i in (0, 1))
+            print(
+                f"{name} {mode:10}: CPU per execution {sandboxed + host:.2f} ms "
+                f"(sandboxed processes {sandboxed:.2f}, host {host:.2f})"
+            )
     os.environ.pop(MODE_VARIABLE, None)
 
 
