@@ -153,8 +153,9 @@ def validate_cmd(
     if done.grading.shares_state:
         console.print(
             f"{len(done.grading.shares_state)} graded with state shared (the program's pyplot "
-            "as the test's, the test's own apps as the program's: their reference needs it; what "
-            "the test computes through pyplot is the program's)"
+            "as the test's; the test's own apps and script globals as the program's): their "
+            "reference needs it; what the test computes through pyplot is the program's, and "
+            "the program may read the test's globals"
         )
     err.print(
         f"executions: {stats['cache_hits']} cached, {stats.get('executed', 0)} run; "
