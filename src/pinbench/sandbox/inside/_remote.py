@@ -2190,7 +2190,10 @@ def _signature(proxy):
     data = proxy._pb("signature")
     _want(isinstance(data, list) and len(data) == 3 and isinstance(data[0], list), "bad signature")
     _want(type(data[1]) is bool, "bad signature")
-    empty, parameters = inspect.Parameter.empty, []
+    p = inspect.Parameter
+    kinds = (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL, p.KEYWORD_ONLY)
+    kinds += (p.VAR_KEYWORD,)  # by their values, 0 to 4
+    empty, parameters = p.empty, []
     for entry in data[0][:1000]:
         _want(isinstance(entry, list) and len(entry) == 6, "bad signature")
         name, kind, has_default, default, has_annotation, annotation = entry
@@ -2199,24 +2202,13 @@ def _signature(proxy):
         parameters.append(
             inspect.Parameter(
                 name,
-                _KINDS(inspect)[kind],
+                kinds[kind],
                 default=default if has_default else empty,
                 annotation=annotation if has_annotation else empty,
             )
         )
     returns = data[2] if data[1] else empty
     return inspect.Signature(parameters, return_annotation=returns)
-
-
-def _KINDS(inspect):  # noqa: N802  (the five kinds of parameter, by their values)
-    p = inspect.Parameter
-    return (
-        p.POSITIONAL_ONLY,
-        p.POSITIONAL_OR_KEYWORD,
-        p.VAR_POSITIONAL,
-        p.KEYWORD_ONLY,
-        p.VAR_KEYWORD,
-    )
 
 
 def _awaited(awaitable):
