@@ -7,7 +7,8 @@ Usage: uv run python bench/node.py [--runs 5] [--executions 40]
 "pinbench": `execute` with full isolation (own uid, namespaces, seccomp, limits) per sample,
 trusted (the test in a grader process, the program in its own) and in-process (one process);
 cold (a fresh sandbox per sample) and warm (the warm servers `run` and `validate` use: with the
-Node zygotes, which fork both processes, and without them, PINBENCH_NODE_ZYGOTE=0), warm rates
+Node zygotes, which fork both processes, with Node's code on huge pages and without,
+PINBENCH_NODE_LARGE_PAGES=0, and without zygotes, PINBENCH_NODE_ZYGOTE=0), warm rates
 alternating rounds on the same servers, one sample at a time and two at once.
 "npx jest": `npx jest` on a directory with the program and its test, per sample (no sandbox).
 "fresh node": the harness's runner in a fresh `node`, per sample (no sandbox).
@@ -89,20 +90,30 @@ def pinbench_rate(
 
 
 def warm_rates(env: NodeEnvironment, n: int, rounds: int) -> dict[str, list[float]]:
-    """Trusted, warm: with the zygotes and without, alternating rounds on the same servers."""
+    """Trusted, warm: with the zygotes (Node's code on huge pages, and not) and without,
+    alternating rounds on the same servers."""
     pools = {}
-    for name, flag in (("fresh processes", "0"), ("zygotes", "1")):
+    variants = (
+        ("fresh processes", "0", "1"),
+        ("zygotes, small pages", "1", "0"),
+        ("zygotes", "1", "1"),
+    )
+    for name, flag, large in variants:
         os.environ["PINBENCH_NODE_ZYGOTE"] = flag  # read as each pool's servers start
+        os.environ["PINBENCH_NODE_LARGE_PAGES"] = large
         zygote.zygote_dir.cache_clear()
         pools[name] = WarmPools(detect(), per_env=2)
         pinbench_rate(env, 4, in_process=False, warm=pools[name], at_once=2)  # start both
     os.environ.pop("PINBENCH_NODE_ZYGOTE")
+    os.environ.pop("PINBENCH_NODE_LARGE_PAGES")
     rates: dict[str, list[float]] = {}
     for _ in range(rounds):
         for name, warm in pools.items():
             for at_once in (1, 2):
                 rate = pinbench_rate(env, n, False, warm=warm, at_once=at_once)
                 rates.setdefault(f"{name}, {at_once} at once", []).append(rate)
+        # the usual way on both cores, in the same rounds: the machine's noise drifts
+        rates.setdefault("fresh node, 2 at once", []).append(fresh_node_parallel(env, n // 2))
     for warm in pools.values():
         warm.close()
     return rates
@@ -182,7 +193,6 @@ def main() -> None:
     ours = pinbench_rate(env, n, in_process=False)
     one = pinbench_rate(env, n, in_process=True)
     fresh = fresh_node_rate(env, n)
-    fresh2 = fresh_node_parallel(env, n)
     jest = npx_jest_rate(max(5, n // 8))
     typescript = typescript_rate(max(5, n // 4))
     for name, rates in warm.items():
@@ -190,7 +200,7 @@ def main() -> None:
         print(f"pinbench warm, {name}: {shown} per s (median {statistics.median(rates):.1f})")
     best = statistics.median(warm["zygotes, 1 at once"])
     both = statistics.median(warm["zygotes, 2 at once"])
-    print(f"fresh node, 2 at once     : {fresh2:6.2f} executions/s (no sandbox)")
+    fresh2 = statistics.median(warm["fresh node, 2 at once"])
     print(
         f"warm zygotes: {best / jest:.1f}x npx jest, {best / fresh:.2f}x fresh node (one at a"
         f" time); {both / fresh2:.2f}x fresh node two at once"

@@ -5,6 +5,7 @@ objects works through it; what a hostile program tries does not make a wrong ans
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -216,7 +217,10 @@ PROBE = (
     "  try { return fs.readlinkSync('/proc/self/fd/' + fd); } catch (e) { return ''; } });\n"
     "const shared = fs.readFileSync('/proc/self/maps', 'utf8').split('\\n')\n"
     "  .filter((line) => /^\\S+ ...s/.test(line));\n"
-    "const seen = { pid: process.pid, random: Math.random(), links, shared,\n"
+    "const huge = fs.readFileSync('/proc/self/smaps', 'utf8').split('\\n')\n"
+    "  .filter((line) => line.startsWith('AnonHugePages:'))\n"
+    "  .reduce((kb, line) => kb + Number(line.split(/\\s+/)[1]), 0);\n"
+    "const seen = { pid: process.pid, random: Math.random(), links, shared, huge,\n"
     "  procs: fs.readdirSync('/proc').filter((d) => /^[0-9]+$/.test(d)).length };\n"
     "require('child_process').spawn('/bin/sleep', ['60'], { detached: true, stdio: 'ignore' })\n"
     "  .unref();\n"
@@ -255,6 +259,26 @@ def test_nothing_crosses_from_one_execution_to_the_next(
     # nor any file of the harness's: the grader's secret, a proof pipe (the zygote once held
     # the first job's, inherited at its start, and handed them to every child)
     assert not any("secret" in link for link in first["links"] + second["links"])
+
+
+def test_a_zygotes_child_runs_node_from_huge_pages(
+    lodash3: NodeEnvironment, path: WarmPools | None
+) -> None:
+    """Node's code remapped to huge pages in the zygote (`--use-largepages`), shared with its
+    children through the page tables copied at the fork; a fresh Node's is file-backed."""
+    enabled = Path("/sys/kernel/mm/transparent_hugepage/enabled")
+    if not enabled.exists() or "[never]" in enabled.read_text():
+        pytest.skip("transparent huge pages are off on this host")
+    if path is None:
+        assert _seen(run(lodash3, PROBE, PROBE_TEST))["huge"] == 0  # a fresh Node
+        return
+    if not path.isolation.drop_uid:
+        pytest.skip("zygotes need a uid to drop to")
+    spec = TestSpec(kind=TestKind.JEST, code=PROBE_TEST, module="solution")
+    for _ in range(2):  # a server's zygotes start on its second trusted Node job
+        result = execute(lodash3.interpreter, PROBE, spec, Limits(wall_seconds=30), warm=path)
+    assert result.details.get("node_processes") == "zygote", result.details
+    assert int(str(_seen(result)["huge"])) >= 2048, _seen(result)  # one 2 MB page at least
 
 
 def test_a_program_ending_its_process_or_throwing_fails_cleanly(lodash3: NodeEnvironment) -> None:

@@ -80,6 +80,7 @@ class WarmServer:
             "keep": keep,
             "tmpfs_bytes": tmpfs_bytes,
             "preload": list(preload),
+            "node_large_pages": zygote.large_pages(),
         }
         try:
             self._proc = subprocess.Popen(

@@ -5,7 +5,8 @@ forks a warm Node for the program and another for the grader instead of starting
 
 The addon is pinbench's own code (never dataset content), built by `cc` on the host as any
 package's extension would be. Without a C compiler, or with `PINBENCH_NODE_ZYGOTE=0`, Node
-executions start fresh processes as before: the same sandbox and verdicts, slower."""
+executions start fresh processes as before: the same sandbox and verdicts, slower. Each zygote
+maps Node's own code on huge pages (`--use-largepages`) unless `PINBENCH_NODE_LARGE_PAGES=0`."""
 
 from __future__ import annotations
 
@@ -48,6 +49,11 @@ def _digest() -> str:
 
 def enabled() -> bool:
     return os.environ.get("PINBENCH_NODE_ZYGOTE", "1") != "0"
+
+
+def large_pages() -> bool:
+    """Whether zygotes map Node's code on huge pages (read as a warm server starts)."""
+    return os.environ.get("PINBENCH_NODE_LARGE_PAGES", "1") != "0"
 
 
 @functools.cache

@@ -2,9 +2,11 @@
 // A warm Node process that forks one confined child per execution, as pinbench's Python warm
 // server does (inside/_server.py): Node starts, and the harness's modules load, once per
 // server instead of once per execution. Runs in the sandbox the server built, as root of its
-// user namespace, with V8's background threads off (node --single-threaded).
+// user namespace, with V8's background threads off (node --single-threaded), what Node loads as
+// it starts compiled whole (--no-lazy, until preload() is done) and its code on huge pages
+// where the kernel allows (_zygotes.py).
 //
-//   node --single-threaded _pinbench_zygote.js ADDON CONTROL_FD ROLE ENV_ROOT [bare]
+//   node --single-threaded --no-lazy [--use-largepages=silent] _pinbench_zygote.js ADDON CONTROL_FD ROLE ENV_ROOT [bare]
 //
 // ROLE `program`: the program's side of trusted grading (_pinbench_program.js); the zygote is
 // pid 1 of a pid namespace of its own, so a program sees no process but its own and this one.

@@ -880,11 +880,12 @@ def _link_node_modules(env_root):
         os.symlink(modules, "/tmp/node_modules")  # found by every file under /tmp, ES modules too
 
 
-def _node_version(env_root):
-    """The environment's Node release, as its manifest records it ('' if it cannot be read)."""
+def _node_version(env_root, field="node_version"):
+    """The environment's Node release (`harness_node`: the harness's), as its manifest records
+    it ('' if it cannot be read)."""
     try:
         with open(os.path.join(env_root, "pinbench-env.json")) as handle:
-            return str(json.load(handle).get("node_version") or "")
+            return str(json.load(handle).get(field) or "")
     except (OSError, ValueError):
         return ""
 

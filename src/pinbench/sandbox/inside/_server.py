@@ -167,7 +167,7 @@ def main():
         return
     _send(sock, {"ready": True, "failed": failed, "pid": os.getpid()})
     buffer = _buffer()
-    zygotes = _zygotes.Zygotes(iso)
+    zygotes = _zygotes.Zygotes(iso, bool(config.get("node_large_pages", True)))
     node_jobs = 0  # trusted Node jobs that asked for the zygotes
     while True:
         msg, fds = _receive(sock, buffer)

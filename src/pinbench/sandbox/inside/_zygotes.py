@@ -19,8 +19,9 @@ class ZygoteError(Exception):
 
 
 class Zygotes:
-    def __init__(self, iso):
+    def __init__(self, iso, large_pages=True):
         self.iso = iso
+        self.large_pages = large_pages  # Node's code on huge pages (`_large_pages`)
         self.live = {}  # role -> (pid in the server's namespace, control socket)
         self.failed = None  # why they could not start (then no job asks again)
 
@@ -37,7 +38,9 @@ class Zygotes:
         try:
             for role in ROLES:
                 if role not in self.live:
-                    self.live[role] = _start_preloaded(role, spec["dir"], env_root, self.iso, space)
+                    self.live[role] = _start_preloaded(
+                        role, spec["dir"], env_root, self.iso, space, self.large_pages
+                    )
         except Exception as exc:  # noqa: BLE001 (any failure: fresh processes instead)
             self.failed = str(exc)
             self.close()
@@ -85,33 +88,37 @@ def _only_descriptors(control):
         os.closerange(CONTROL_FD + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
 
 
-def _start_preloaded(role, directory, env_root, iso, space):
+def _start_preloaded(role, directory, env_root, iso, space, large_pages):
     """A zygote with the environment's pinned packages loaded, or without them when one starts
     a thread as it loads (a process with another thread cannot fork safely)."""
     try:
-        return _start(role, directory, env_root, iso, space, bare=False)
+        return _start(role, directory, env_root, iso, space, large_pages, bare=False)
     except ZygoteError as exc:
         if "threads" not in str(exc):
             raise
-    return _start(role, directory, env_root, iso, space, bare=True)
+    return _start(role, directory, env_root, iso, space, large_pages, bare=True)
 
 
-def _start(role, directory, env_root, iso, space, bare):
+def _start(role, directory, env_root, iso, space, large_pages, bare):
     """One zygote. It starts under the jobs' address-space limit (as a soft limit: a child may
     take another), as a fresh Node would: V8 sizes its reservations (WebAssembly's guard
     regions) by it, and a zygote that reserved more than a child's limit would leave the child
     no room to grow its heap."""
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     node = os.path.join(env_root, "bin", "node" if role == "program" else "harness-node")
-    argv = [
-        node,
-        "--single-threaded",
+    release = _runner._node_version(
+        env_root, "node_version" if role == "program" else "harness_node"
+    )
+    # --no-lazy: every function Node loads as it starts (its own modules, the harness's) is
+    # compiled here once, where a child would compile each it calls on first call: a quarter
+    # of a child's CPU. The zygote turns lazy compiling back on before its children run
+    # anything of their own (_pinbench_zygote.js).
+    flags = ["--single-threaded", "--no-lazy"] + (_large_pages(release) if large_pages else [])
+    script = [
         os.path.join(directory, "_pinbench_zygote.js"),
         os.path.join(directory, "pinbench_zygote.node"),
-        str(CONTROL_FD),
-        role,
-        env_root,
-    ] + (["bare"] if bare else [])
+    ]
+    argv = [node] + flags + script + [str(CONTROL_FD), role, env_root] + (["bare"] if bare else [])
     told, tell = os.pipe()
     current = os.open("/proc/self/ns/mnt", os.O_RDONLY)
     _runner._check(_runner._libc.setns(_runner.TEMPLATE_NS[0], _runner.CLONE_NEWNS), "setns")
@@ -166,6 +173,21 @@ def _start(role, directory, env_root, iso, space, bare):
         why = " (a pinned package starts threads)" if ready == b"threads" else ""
         raise ZygoteError("the %s zygote did not start%s" % (role, why))
     return zygote, ours
+
+
+def _large_pages(release):
+    """Node's own code remapped to transparent huge pages (Node 12.17+ and 13.6+; where the kernel
+    or the build cannot, Node goes on without saying so). A child forked from the zygote then
+    shares that code through a few page-table entries copied at the fork, where a file-backed
+    text is not copied at all and every child faults in the pages it runs again: a tenth of a
+    child's CPU (`bench/node.py`)."""
+    try:
+        major, minor = (int(part) for part in release.split(".")[:2])
+    except ValueError:
+        return []
+    if (major, minor) >= (13, 6) or (major == 12 and minor >= 17):
+        return ["--use-largepages=silent"]
+    return []
 
 
 def _answer(sock, size):
