@@ -3,10 +3,11 @@
 // server does (inside/_server.py): Node starts, and the harness's modules load, once per
 // server instead of once per execution. Runs in the sandbox the server built, as root of its
 // user namespace, with V8's background threads off (node --single-threaded), what Node loads as
-// it starts compiled whole (--no-lazy, until preload() is done) and its code on huge pages
-// where the kernel allows (_zygotes.py).
+// it starts compiled whole (--no-lazy, until preload() is done), a young generation that stays
+// large and its code on huge pages where the kernel allows (the flags: _zygotes.py).
 //
-//   node --single-threaded --no-lazy [--use-largepages=silent] _pinbench_zygote.js ADDON CONTROL_FD ROLE ENV_ROOT [bare]
+//   node --single-threaded --no-lazy --min-semi-space-size=16 [--use-largepages=silent] \
+//     _pinbench_zygote.js ADDON CONTROL_FD ROLE ENV_ROOT [bare]
 //
 // ROLE `program`: the program's side of trusted grading (_pinbench_program.js); the zygote is
 // pid 1 of a pid namespace of its own, so a program sees no process but its own and this one.
@@ -252,7 +253,39 @@ function serve() {
       // the runner is gone
     }
     z.close(fds[0]);
+    tidy();
   }
+}
+
+// The young generation a child starts with is the zygote's: what is live there, every
+// scavenge of the child copies again, and what the zygote left there is room the child does
+// not have. The zygote starts its children with it empty: a full collection before the first
+// fork (what loading left young goes old, where a child never collects), and a scavenge
+// after an execution once its own requests have filled a little (mostly garbage: cheap), so
+// a child's allocations fit and it rarely collects at all. Without it children cost twice as
+// much after a few hundred executions (`bench/node.py`).
+const YOUNG_BYTES = 256 << 10;
+let collect = null;
+function collector() {
+  // V8's `gc`, from a context of its own: the program's global never has it. The flag goes
+  // off again where V8 allows (Node 12's checks it as `gc` runs): a context a program makes
+  // with `vm` then has no `gc` either.
+  if (collect === null) {
+    v8.setFlagsFromString('--expose-gc');
+    collect = vm.runInNewContext('gc');
+    if (Number(process.versions.node.split('.')[0]) >= 14) v8.setFlagsFromString('--no-expose-gc');
+  }
+  return collect;
+}
+function young() {
+  const spaces = v8.getHeapSpaceStatistics();
+  for (let i = 0; i < spaces.length; i++) {
+    if (spaces[i].space_name === 'new_space') return spaces[i].space_used_size;
+  }
+  return 0;
+}
+function tidy() {
+  if (young() > YOUNG_BYTES) collector()({ type: 'minor' });
 }
 
 z.subreaper();
@@ -265,6 +298,8 @@ let started = false;
 function start() {
   if (started) return;
   started = true;
+  collector()();
+  collector()();
   z.send(control, 'ready');
   serve();
 }
