@@ -9,7 +9,9 @@ trusted (the test in a grader process, the program in its own) and in-process (o
 cold (a fresh sandbox per sample) and warm (the warm servers `run` and `validate` use: with the
 Node zygotes, which fork both processes, with Node's code on huge pages and without,
 PINBENCH_NODE_LARGE_PAGES=0, and without zygotes, PINBENCH_NODE_ZYGOTE=0), warm rates
-alternating rounds on the same servers, one sample at a time and two at once.
+alternating rounds on the same servers, one sample at a time and two at once, each round with
+the CPU an execution cost (warm servers and zygotes with every process they reaped, and this
+host process) and how busy the machine's CPUs were.
 "npx jest": `npx jest` on a directory with the program and its test, per sample (no sandbox).
 "fresh node": the harness's runner in a fresh `node`, per sample (no sandbox).
 """
@@ -25,6 +27,8 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+import _cpu  # beside this file
 
 from pinbench.core.env import EnvSpec
 from pinbench.core.outcome import Limits, Status
@@ -107,11 +111,20 @@ def warm_rates(env: NodeEnvironment, n: int, rounds: int) -> dict[str, list[floa
     os.environ.pop("PINBENCH_NODE_ZYGOTE")
     os.environ.pop("PINBENCH_NODE_LARGE_PAGES")
     rates: dict[str, list[float]] = {}
-    for _ in range(rounds):
+    for round_ in range(rounds):
         for name, warm in pools.items():
             for at_once in (1, 2):
+                busy, spent = _cpu.busy(), _cpu.seconds()
                 rate = pinbench_rate(env, n, False, warm=warm, at_once=at_once)
+                busy_after, spent_after = _cpu.busy(), _cpu.seconds()
                 rates.setdefault(f"{name}, {at_once} at once", []).append(rate)
+                # what caps the rate once both cores are busy: the CPU each execution costs
+                sandbox, host = ((spent_after[i] - spent[i]) * 1000 / n for i in (0, 1))
+                load = 100 * (busy_after[0] - busy[0]) / max(1, busy_after[1] - busy[1])
+                print(
+                    f"round {round_ + 1}, {name}, {at_once} at once: {rate:.1f} per s, CPU per"
+                    f" execution {sandbox + host:.1f} ms (host {host:.1f}), CPUs {load:.0f}% busy"
+                )
         # the usual way on both cores, in the same rounds: the machine's noise drifts
         rates.setdefault("fresh node, 2 at once", []).append(fresh_node_parallel(env, n // 2))
     for warm in pools.values():

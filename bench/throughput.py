@@ -33,6 +33,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import _cpu  # beside this file
+
 from pinbench.core.env import EnvSpec
 from pinbench.core.outcome import Status
 from pinbench.core.tests import TestKind, TestSpec
@@ -135,12 +137,6 @@ def baseline_env(interpreter: Path, env: Environment, target: Path) -> float:
     return time.perf_counter() - started
 
 
-def _busy() -> tuple[int, int]:
-    """(busy, total) CPU ticks of the whole machine so far."""
-    ticks = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)
-
-
 def sweep(values: list[int], n: int, rounds: int) -> None:
     spec, program, test = SUITES["numpy"]
     env = ensure(spec)
@@ -151,32 +147,15 @@ def sweep(values: list[int], n: int, rounds: int) -> None:
     rates: dict[int, list[float]] = {j: [] for j in values}
     for round_ in range(rounds):
         for j in values:
-            busy0, total0 = _busy()
+            busy0, total0 = _cpu.busy()
             r, _ = rate(n, runs[j], j)
-            busy1, total1 = _busy()
+            busy1, total1 = _cpu.busy()
             rates[j].append(r)
             load = 100 * (busy1 - busy0) / max(1, total1 - total0)
             print(f"round {round_ + 1} --jobs {j}: {r:6.1f} exec/s, CPUs {load:.0f}% busy")
     for j in values:
         print(f"--jobs {j}: median {statistics.median(rates[j]):.1f} exec/s")
         pools[j].close()
-
-
-def _cpu_seconds() -> tuple[float, float]:
-    """(CPU seconds of the warm servers, with the children they reaped: every sandboxed
-    process; of this host process), so far."""
-    tick = os.sysconf("SC_CLK_TCK")
-    servers = 0
-    for proc in Path("/proc").iterdir():
-        try:
-            if b"inside/_server.py" not in (proc / "cmdline").read_bytes():
-                continue
-            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        servers += sum(int(v) for v in fields[11:15])  # utime, stime, cutime, cstime
-    host = os.times()
-    return servers / tick, host.user + host.system
 
 
 def grading(n: int, rounds: int, jobs: int) -> None:
@@ -192,9 +171,9 @@ def grading(n: int, rounds: int, jobs: int) -> None:
         for round_ in range(rounds + 1):
             for mode in (TRUSTED, IN_PROCESS):
                 os.environ[MODE_VARIABLE] = mode
-                before = _cpu_seconds()
+                before = _cpu.seconds()
                 r, ok = rate(n if round_ else 4 * jobs, run, jobs)
-                after = _cpu_seconds()
+                after = _cpu.seconds()
                 if round_:  # the first round warms the servers up
                     rates[mode].append(r)
                     spent = ((after[0] - before[0]) * 1000 / n, (after[1] - before[1]) * 1000 / n)
