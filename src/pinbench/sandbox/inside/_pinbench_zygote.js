@@ -298,8 +298,7 @@ let started = false;
 function start() {
   if (started) return;
   started = true;
-  collector()();
-  collector()();
+  collector()(); // a full collection promotes whatever young object is live
   z.send(control, 'ready');
   serve();
 }
