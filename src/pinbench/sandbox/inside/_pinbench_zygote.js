@@ -265,18 +265,16 @@ function serve() {
 // a child's allocations fit and it rarely collects at all. Without it children cost twice as
 // much after a few hundred executions (`bench/node.py`).
 const YOUNG_BYTES = 256 << 10;
-let collect = null;
 function collector() {
   // V8's `gc`, from a context of its own: the program's global never has it. The flag goes
   // off again where V8 allows (Node 12's checks it as `gc` runs): a context a program makes
   // with `vm` then has no `gc` either.
-  if (collect === null) {
-    v8.setFlagsFromString('--expose-gc');
-    collect = vm.runInNewContext('gc');
-    if (Number(process.versions.node.split('.')[0]) >= 14) v8.setFlagsFromString('--no-expose-gc');
-  }
-  return collect;
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc');
+  if (Number(process.versions.node.split('.')[0]) >= 14) v8.setFlagsFromString('--no-expose-gc');
+  return gc;
 }
+let collect = null; // the collector, from start() on
 function young() {
   const spaces = v8.getHeapSpaceStatistics();
   for (let i = 0; i < spaces.length; i++) {
@@ -285,7 +283,7 @@ function young() {
   return 0;
 }
 function tidy() {
-  if (young() > YOUNG_BYTES) collector()({ type: 'minor' });
+  if (young() > YOUNG_BYTES) collect({ type: 'minor' });
 }
 
 z.subreaper();
@@ -298,7 +296,8 @@ let started = false;
 function start() {
   if (started) return;
   started = true;
-  collector()(); // a full collection promotes whatever young object is live
+  collect = collector();
+  collect(); // a full collection promotes whatever young object is live
   z.send(control, 'ready');
   serve();
 }
