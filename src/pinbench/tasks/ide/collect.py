@@ -141,12 +141,12 @@ def _doc(context: Context, result: Collection) -> list[Case]:
         node = located.node
         if located.qualname.rsplit(".", 1)[-1].startswith("__") and node.name != "__init__":
             continue
-        facts = docstrings.facts(node)
+        facts = docstrings.facts(node, method="." in located.qualname)
         existing = ast.get_docstring(node) or ""
         if existing and docstrings.check_format(existing, facts).ok:
             reference = existing
         else:
-            summary = docstrings.parse(existing).summary if existing else ""
+            summary = docstrings.summary(existing) if existing else ""
             reference = docstrings.synthesize(facts, summary or _summary_for(node.name))
         items.append((path, (path, located.qualname, reference)))
     cases: list[Case] = []

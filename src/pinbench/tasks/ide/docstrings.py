@@ -1,21 +1,33 @@
 """The "doc" IDE scenario (Copilot Evaluation Harness): a model writes a function's docstring.
 
-What a complete docstring must mention comes from the function's own code (`facts`), what a
-docstring mentions from its text in Google, NumPy or reST style (`parse`), and the two meet in
-`check_format`. Syntax correctness needs the docstring placed in the real file, so
-`insert_docstring` and `strip_docstring` edit the source by lines and leave every other byte as it
-was: a reformatted file would be scored on changes the model never made.
+What a complete docstring must mention comes from the function's own code (`facts`, with
+pydoclint's helpers), and whether a docstring mentions it, in Google, NumPy or reST style, is
+pydoclint's verdict (`check_format`); `summary` reads the purpose line with docstring_parser.
+Syntax correctness needs the docstring placed in the real file, so `insert_docstring` and
+`strip_docstring` edit the source by lines and leave every other byte as it was: a reformatted
+file would be scored on changes the model never made.
 """
 
 from __future__ import annotations
 
 import ast
+import copy
 import inspect
 import re
 import textwrap
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TypeAlias
+
+import docstring_parser.google
+from pydoclint.utils.generic import collectFuncArgs, detectMethodType
+from pydoclint.utils.method_type import MethodType
+from pydoclint.utils.return_yield_raise import (
+    getRaisedExceptions,
+    hasReturnStatements,
+    hasYieldStatements,
+)
+from pydoclint.visitor import Visitor
 
 FunctionNode: TypeAlias = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -25,73 +37,34 @@ FunctionNode: TypeAlias = ast.FunctionDef | ast.AsyncFunctionDef
 
 @dataclass(frozen=True)
 class FunctionFacts:
-    """What a complete docstring for one function must mention, read from its code so the
-    requirement follows what the function does, not whatever docstring it had."""
+    """What a complete docstring for one function must mention, read from its code by pydoclint's
+    own helpers (so the reference docstring is written to the rule the check applies)."""
 
     name: str
-    params: tuple[str, ...]
-    returns_value: bool
+    params: tuple[str, ...]  # `*args` and `**kwargs` with their stars, as pydoclint wants them
+    returns: bool  # the code has a `return` statement: pydoclint asks for a Returns section
     generator: bool
     raises: tuple[str, ...]
+    method: bool  # defined in a class: a leading self/cls is implicit
+    node: FunctionNode = field(repr=False, compare=False)
 
 
-_IMPLICIT_FIRST = frozenset({"self", "cls"})
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-
-
-def facts(node: FunctionNode) -> FunctionFacts:
-    """The documentation requirements of `node`; returns, yields and raises count only in its own
-    body, since a nested function's `return` is not this function's."""
-    own = list(_own_nodes(node))
+def facts(node: FunctionNode, *, method: bool = False) -> FunctionFacts:
+    """The documentation requirements of `node` (a method when `method`); returns, yields and
+    raises count only in its own body, since a nested function's `return` is not this
+    function's."""
+    args = [a.arg for a in collectFuncArgs(node)]
+    if method and args and detectMethodType(node) is not MethodType.STATIC_METHOD:
+        args = args[1:]
     return FunctionFacts(
         name=node.name,
-        params=_params(node.args),
-        returns_value=any(isinstance(n, ast.Return) and _is_value(n.value) for n in own),
-        generator=any(isinstance(n, ast.Yield | ast.YieldFrom) for n in own),
-        raises=_raised(own),
+        params=tuple(args),
+        returns=hasReturnStatements(node),
+        generator=hasYieldStatements(node),
+        raises=tuple(getRaisedExceptions(node)),
+        method=method,
+        node=node,
     )
-
-
-def _params(args: ast.arguments) -> tuple[str, ...]:
-    """Parameter names in signature order; a leading self/cls is implicit and never documented."""
-    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
-    if positional and positional[0] in _IMPLICIT_FIRST:
-        positional = positional[1:]
-    star = [args.vararg.arg] if args.vararg else []
-    double_star = [args.kwarg.arg] if args.kwarg else []
-    return (*positional, *star, *(a.arg for a in args.kwonlyargs), *double_star)
-
-
-def _own_nodes(fn: FunctionNode) -> Iterator[ast.AST]:
-    """Every node of `fn`'s body outside nested functions, lambdas and classes."""
-    stack: list[ast.AST] = [s for s in fn.body if not isinstance(s, _SCOPES)]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, _SCOPES))
-
-
-def _is_value(expr: ast.expr | None) -> bool:
-    """`return` and `return None` give the caller nothing to document."""
-    return expr is not None and not (isinstance(expr, ast.Constant) and expr.value is None)
-
-
-def _raised(nodes: Iterable[ast.AST]) -> tuple[str, ...]:
-    names = {_raised_class(n.exc) for n in nodes if isinstance(n, ast.Raise)}
-    return tuple(sorted(n for n in names if n is not None))
-
-
-def _raised_class(exc: ast.expr | None) -> str | None:
-    """The class name in `raise X`, `raise X(...)`, `raise mod.X(...)`; None for a bare `raise`
-    or a re-raised variable (`raise err`), whose class the code does not name."""
-    target = exc.func if isinstance(exc, ast.Call) else exc
-    if isinstance(target, ast.Name):
-        name = target.id
-    elif isinstance(target, ast.Attribute):
-        name = target.attr
-    else:
-        return None
-    return name if name.lstrip("_")[:1].isupper() else None
 
 
 def find_function(tree: ast.Module, qualname: str) -> FunctionNode | None:
@@ -124,89 +97,92 @@ def _definitions(nodes: Iterable[ast.AST]) -> Iterator[ast.stmt]:
 
 
 # ---------------------------------------------------------------------------------------------
-# What a docstring documents
+# Does the docstring document what the function needs? (pydoclint decides)
 
 
 @dataclass(frozen=True)
-class ParsedDocstring:
-    """What a docstring documents, whichever style (or mix of styles) it is written in."""
+class FormatCheck:
+    """Which requirements a docstring meets, kept apart so a report can say what was missed;
+    `problems` are pydoclint's messages for the style the docstring fits best."""
 
-    summary: str
-    styles: frozenset[str]
-    params: frozenset[str]
+    purpose: bool
+    well_formed: bool
+    params: bool
     returns: bool
-    yields: bool
-    raises: frozenset[str]
+    raises: bool
+    problems: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """Format-correct: every requirement met."""
+        return self.purpose and self.well_formed and self.params and self.returns and self.raises
 
 
-@dataclass
-class _Found:
-    styles: set[str] = field(default_factory=set)
-    params: set[str] = field(default_factory=set)
-    returns: bool = False
-    yields: bool = False
-    raises: set[str] = field(default_factory=set)
+# pydoclint's codes that mean a requirement is missed: DOC001 the docstring does not parse in the
+# style (pydoclint then checks nothing else); DOC101-103 its arguments are not the signature's;
+# DOC201 a returned value, DOC402 and DOC405 a yield undocumented; DOC501 and DOC503 a raised
+# exception. Documenting more than the code shows (DOC202, DOC403, DOC502) and type hints (not
+# asked for) are not counted.
+_MALFORMED = frozenset({1})
+_PARAMS = frozenset({101, 102, 103})
+_RETURNS = frozenset({201, 402, 405})
+_RAISES = frozenset({501, 503})
+_STYLES = ("google", "numpy", "sphinx")
 
 
-_GOOGLE_KINDS = {
-    "args": "params",
-    "arguments": "params",
-    "parameters": "params",
-    "params": "params",
-    "keyword args": "params",
-    "keyword arguments": "params",
-    "other parameters": "params",
-    "returns": "returns",
-    "return": "returns",
-    "yields": "yields",
-    "yield": "yields",
-    "raises": "raises",
-    "raise": "raises",
-    "exceptions": "raises",
-}
-_NUMPY_KINDS = {
-    "parameters": "params",
-    "other parameters": "params",
-    "returns": "returns",
-    "yields": "yields",
-    "raises": "raises",
-}
-_REST_KINDS = {
-    **dict.fromkeys(("param", "parameter", "arg", "argument", "key", "keyword"), "params"),
-    **dict.fromkeys(("returns", "return"), "returns"),
-    **dict.fromkeys(("yields", "yield"), "yields"),
-    **dict.fromkeys(("raises", "raise", "except", "exception"), "raises"),
-    **dict.fromkeys(("type", "rtype", "ytype", "var", "ivar", "cvar", "vartype"), "other"),
-}
-_GOOGLE_HEADER = re.compile(r"\s*(?P<name>[A-Za-z]+(?:[ \t]+[A-Za-z]+)*)\s*:\s*(?P<inline>.*)")
-_NUMPY_RULE = re.compile(r"\s*-{3,}\s*")
-_REST_FIELD = re.compile(r"\s*:(?P<field>\w+)(?P<arg>[^:]*):(?P<body>.*)")
-_NAMES = r"(?P<names>[\w*\\]+(?:\s*,\s*[\w*\\]+)*)"
-_GOOGLE_PARAM = re.compile(_NAMES + r"\s*(?:\(.*\))?\s*:.*")
-_NUMPY_PARAM = re.compile(_NAMES + r"\s*(?::.*)?")
-_ROLE = re.compile(r"(?::\w+)+:(?=`)")
-
-
-def parse(docstring: str) -> ParsedDocstring:
-    """What `docstring` documents. Sections are read one after another, each consuming its body,
-    so an entry inside one (a parameter called `returns`) is never taken for another header."""
-    lines = _clean(docstring).split("\n")
-    found = _Found()
-    first_section, i = len(lines), 0
-    while i < len(lines):
-        end = _section(lines, i, found)
-        if end is None:
-            i += 1
-        else:
-            first_section, i = min(first_section, i), end
-    return ParsedDocstring(
-        summary=_summary(lines[:first_section]),
-        styles=frozenset(found.styles),
-        params=frozenset(found.params),
-        returns=found.returns,
-        yields=found.yields,
-        raises=frozenset(found.raises),
+def check_format(docstring: str, facts: FunctionFacts) -> FormatCheck:
+    """Whether `docstring` documents purpose, every parameter, the return or yield and every
+    exception the function raises itself, in any one of the Google, NumPy and reST (Sphinx)
+    styles, with or without the stars of `*args`."""
+    best: list[tuple[int, str]] | None = None
+    for style in _STYLES:
+        for omit_stars in (False, True):
+            found = _violations(docstring, facts, style, omit_stars)
+            if best is None or len(found) < len(best):
+                best = found
+    codes = {code for code, _ in best or ()}
+    return FormatCheck(
+        purpose=_has_purpose(summary(docstring), facts.name),
+        well_formed=not codes & _MALFORMED,
+        params=not codes & _PARAMS,
+        returns=not codes & _RETURNS,
+        raises=not codes & _RAISES,
+        problems=tuple(message for _, message in best or ()),
     )
+
+
+def _violations(
+    docstring: str, facts: FunctionFacts, style: str, omit_stars: bool
+) -> list[tuple[int, str]]:
+    """pydoclint's counted violations of `docstring` as the function's own, in `style`."""
+    node = copy.copy(facts.node)
+    doc = ast.Expr(ast.Constant(docstring))
+    ast.copy_location(doc, node)
+    body = node.body[1:] if _docstring_expr(node) is not None else node.body
+    node.body = [doc, *body]
+    tree: ast.AST = node
+    if facts.method:
+        tree = ast.ClassDef(name="C", bases=[], keywords=[], body=[node], decorator_list=[])
+        ast.copy_location(tree, node)
+    visitor = Visitor(
+        style=style,
+        argTypeHintsInSignature=False,
+        argTypeHintsInDocstring=False,
+        checkArgOrder=False,
+        skipCheckingShortDocstrings=False,
+        allowInitDocstring=True,
+        checkReturnTypes=False,
+        checkYieldTypes=False,
+        checkClassAttributes=False,
+        omitStarsWhenDocumentingVarargs=omit_stars,
+    )
+    visitor.visit(tree)
+    counted = _MALFORMED | _PARAMS | _RETURNS | _RAISES
+    return [
+        (v.code, f"DOC{v.code:03d}: {v.msg}")
+        for v in visitor.violations
+        if v.line == node.lineno and v.code in counted
+    ]
 
 
 def _clean(docstring: str) -> str:
@@ -215,169 +191,30 @@ def _clean(docstring: str) -> str:
     return inspect.cleandoc(docstring.replace("\r\n", "\n").replace("\r", "\n"))
 
 
-def _section(lines: list[str], i: int, found: _Found) -> int | None:
-    """Record the section or field starting at line `i`; the line after it, None if none does."""
-    for reader in (_numpy_section, _google_section, _rest_field):
-        end = reader(lines, i, found)
-        if end is not None:
-            return end
-    return None
-
-
-def _summary(lines: list[str]) -> str:
-    """The first paragraph before any section, on one line."""
+def summary(docstring: str) -> str:
+    """The docstring's first paragraph on one line; empty when it opens with a section (a
+    section title docstring_parser knows, followed by a colon or underlined, or a reST field)."""
+    lines = _clean(docstring).split("\n")
     paragraph: list[str] = []
-    for line in lines:
-        if not line.strip():
+    for i, line in enumerate(lines):
+        text = line.strip()
+        if not text:
             if paragraph:
                 break
             continue
-        paragraph.append(line.strip())
+        underlined = i + 1 < len(lines) and _RULE.fullmatch(lines[i + 1]) is not None
+        if text.startswith(":") or text[:-1] in _GOOGLE_TITLES or underlined:
+            break
+        paragraph.append(text)
     return " ".join(paragraph)
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
-
-
-def _numpy_header(lines: list[str], i: int) -> bool:
-    return (
-        i + 1 < len(lines) and bool(lines[i].strip()) and bool(_NUMPY_RULE.fullmatch(lines[i + 1]))
-    )
-
-
-def _numpy_section(lines: list[str], i: int, found: _Found) -> int | None:
-    """A title underlined with dashes; its body runs to the next underlined title (or reST field,
-    in a docstring that mixes styles)."""
-    if not _numpy_header(lines, i):
-        return None
-    end = i + 2
-    while end < len(lines) and not _numpy_header(lines, end) and not _rest_kind(lines[end]):
-        end += 1
-    found.styles.add("numpy")
-    kind = _NUMPY_KINDS.get(" ".join(lines[i].lower().split()))
-    if kind is not None:
-        _record(kind, lines[i + 2 : end], "", found, _NUMPY_PARAM)
-    return end
-
-
-def _google_section(lines: list[str], i: int, found: _Found) -> int | None:
-    """`Args:` and friends; the body is everything indented deeper than the header."""
-    m = _GOOGLE_HEADER.fullmatch(lines[i])
-    kind = _GOOGLE_KINDS.get(" ".join(m["name"].lower().split())) if m else None
-    if m is None or kind is None or (m["inline"] and kind in ("params", "raises")):
-        return None
-    end = _block_end(lines, i)
-    found.styles.add("google")
-    _record(kind, lines[i + 1 : end], m["inline"], found, _GOOGLE_PARAM)
-    return end
-
-
-def _block_end(lines: list[str], i: int) -> int:
-    """The first line after `i` that is not blank and not indented deeper than line `i`."""
-    end, indent = i + 1, _indent(lines[i])
-    while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > indent):
-        end += 1
-    return end
-
-
-def _record(kind: str, body: list[str], inline: str, found: _Found, entry: re.Pattern[str]) -> None:
-    """Add a Google or NumPy section's contents; a Returns section must say something."""
-    if kind == "params":
-        found.params.update(n for e in _entries(body) for n in _param_names(e, entry))
-    elif kind == "raises":
-        found.raises.update(n for e in _entries(body) for n in _exception_names(e))
-    elif inline.strip() or any(line.strip() for line in body):
-        found.returns = found.returns or kind == "returns"
-        found.yields = found.yields or kind == "yields"
-
-
-def _entries(body: list[str]) -> list[str]:
-    """The entry lines of a section: the least indented ones (descriptions sit deeper)."""
-    filled = [line for line in body if line.strip()]
-    if not filled:
-        return []
-    least = min(_indent(line) for line in filled)
-    return [line.strip() for line in filled if _indent(line) == least]
-
-
-def _param_names(entry: str, pattern: re.Pattern[str]) -> list[str]:
-    m = pattern.fullmatch(entry)
-    return [_param_name(n) for n in m["names"].split(",")] if m else []
-
-
-def _param_name(token: str) -> str:
-    r"""`*args`, `\*\*kwargs` and `args` all document the parameter `args`."""
-    return token.strip().replace("\\", "").lstrip("*")
-
-
-def _exception_names(entry: str) -> list[str]:
-    """`ValueError: text`, `mod.Error`, `:exc:`ValueError``, `A, B: text` -> class names."""
-    head = _ROLE.sub("", entry).replace("`", "").replace("~", "").split(":")[0]
-    pieces = (p.strip() for p in head.split(","))
-    return [p.rsplit(".", 1)[-1] for p in pieces if re.fullmatch(r"[\w.]+", p)]
-
-
-def _rest_kind(line: str) -> str | None:
-    m = _REST_FIELD.fullmatch(line)
-    return _REST_KINDS.get(m["field"].lower()) if m else None
-
-
-def _rest_field(lines: list[str], i: int, found: _Found) -> int | None:
-    """`:param x:`, `:returns:`, `:raises E:` and the like, with any deeper-indented lines."""
-    m = _REST_FIELD.fullmatch(lines[i])
-    kind = _rest_kind(lines[i])
-    if m is None or kind is None:
-        return None
-    end = _block_end(lines, i)
-    found.styles.add("rest")
-    arg, text = m["arg"].strip(), " ".join([m["body"], *lines[i + 1 : end]]).strip()
-    if kind == "params" and arg:
-        found.params.add(_param_name(arg.split()[-1]))
-    elif kind == "raises":
-        found.raises.update(_exception_names(arg or next(iter(text.split()), "")))
-    elif kind in ("returns", "yields") and text:
-        _record(kind, [text], "", found, _GOOGLE_PARAM)
-    return end
-
-
-# ---------------------------------------------------------------------------------------------
-# Does the docstring document what the function needs?
-
-
-@dataclass(frozen=True)
-class FormatCheck:
-    """Which requirements a docstring meets, kept apart so a report can say what was missed."""
-
-    purpose: bool
-    missing_params: tuple[str, ...]
-    returns: bool
-    missing_raises: tuple[str, ...]
-
-    @property
-    def ok(self) -> bool:
-        """Format-correct: every requirement met."""
-        return self.purpose and not self.missing_params and self.returns and not self.missing_raises
+_GOOGLE_TITLES = frozenset(section.title for section in docstring_parser.google.DEFAULT_SECTIONS)
+_RULE = re.compile(r"\s*-{3,}\s*")
 
 
 _FILLER = frozenset({"a", "an", "the", "this", "function", "method"})
 _PLACEHOLDERS = frozenset({"todo", "fixme", "tbd", "xxx", "docstring", "summary", "description"})
-
-
-def check_format(docstring: str, facts: FunctionFacts) -> FormatCheck:
-    """Whether `docstring` documents purpose, every parameter, the return (or, for a generator,
-    the yield; either section is accepted) and every exception the function raises itself."""
-    doc = parse(docstring)
-    if facts.generator:
-        returns = doc.yields or doc.returns
-    else:
-        returns = doc.returns or not facts.returns_value
-    return FormatCheck(
-        purpose=_has_purpose(doc.summary, facts.name),
-        missing_params=tuple(p for p in facts.params if p not in doc.params),
-        returns=returns,
-        missing_raises=tuple(r for r in facts.raises if r not in doc.raises),
-    )
 
 
 def _has_purpose(summary: str, name: str) -> bool:
@@ -405,10 +242,12 @@ def synthesize(facts: FunctionFacts, summary: str) -> str:
     when a function has no good docstring of its own."""
     sections = [summary.strip()]
     if facts.params:
-        sections.append(_google("Args", [f"{p}: The {p} argument." for p in facts.params]))
+        sections.append(
+            _google("Args", [f"{p}: The {p.lstrip('*')} argument." for p in facts.params])
+        )
     if facts.generator:
         sections.append(_google("Yields", ["The values generated."]))
-    elif facts.returns_value:
+    if facts.returns:
         sections.append(_google("Returns", ["The result."]))
     if facts.raises:
         sections.append(

@@ -107,9 +107,10 @@ class PythonEditor:
         if not docstrings.syntax_ok(program, qualname, doc):
             return False
         located = find(program, qualname)
-        return (
-            located is not None and docstrings.check_format(doc, docstrings.facts(located.node)).ok
-        )
+        if located is None:
+            return False
+        facts = docstrings.facts(located.node, method="." in qualname)
+        return docstrings.check_format(doc, facts).ok
 
     def doc_answer(self, reference: str) -> str:
         return f'"""{reference}"""'
