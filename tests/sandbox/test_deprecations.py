@@ -71,6 +71,60 @@ def test_a_deprecated_alias_is_recorded_with_the_program_line_and_the_api(
     assert not result.deprecations.clean
 
 
+# numpy 1.21 raises these from C: no Python `warnings.warn` call is involved, and the program's
+# "ignore" filter stops them before they are shown
+C_PROGRAM = """import warnings
+import numpy as np
+warnings.filterwarnings("ignore")
+
+def as_bytes(values):
+    return np.asarray(values, dtype=np.int8).tostring()
+
+def rows(a, b):
+    return len(np.array([a, b]))
+"""
+C_SCRIPT = TestSpec(
+    kind=TestKind.SCRIPT,
+    code="assert as_bytes([1, 2]) == b'\\x01\\x02'\nassert rows([1], [1, 2]) == 2",
+)
+
+
+@pytest.mark.parametrize("grading", ["trusted", "in-process"])
+@pytest.mark.parametrize("path", ["cold", "warm"])
+def test_signals_raised_from_c_are_recorded_under_an_ignore_filter(
+    numpy_python: Path, pools: WarmPools, monkeypatch: pytest.MonkeyPatch, grading: str, path: str
+) -> None:
+    monkeypatch.setenv(MODE_VARIABLE, grading)
+    result = _run(numpy_python, C_PROGRAM, C_SCRIPT, pools if path == "warm" else None)
+    assert result.status is Status.PASSED and result.path == path, result
+    assert result.deprecations is not None and not result.deprecations.tampered
+    found = {(f.category, f.line, f.api) for f in result.deprecations.found}
+    assert found == {
+        ("DeprecationWarning", 6, "tostring()"),
+        ("VisibleDeprecationWarning", 9, None),  # a UserWarning named for deprecation
+    }, result.deprecations
+
+
+@pytest.mark.parametrize(
+    "insert",
+    [
+        "warnings.filters.insert(0, ('ignore', None, Warning, None, 0))",
+        "warnings.filters = [('ignore', None, Warning, None, 0)]",
+        "warnings.filters[:] = []\nwarnings.simplefilter('ignore')",
+    ],
+    ids=["insert", "replace", "clear"],
+)
+def test_filters_set_around_the_warnings_functions_hide_nothing(
+    numpy_python: Path, insert: str
+) -> None:
+    program = C_PROGRAM.replace('warnings.filterwarnings("ignore")', insert)
+    result = _run(numpy_python, program, C_SCRIPT)
+    assert result.status is Status.PASSED, result
+    assert result.deprecations is not None and not result.deprecations.tampered
+    line = program.split("\n").index("    return np.asarray(values, dtype=np.int8).tostring()") + 1
+    assert line in {f.line for f in result.deprecations.found}, result.deprecations
+
+
 def test_clean_code_and_the_tests_own_deprecations_record_nothing(
     numpy_python: Path, pools: WarmPools
 ) -> None:
@@ -101,9 +155,23 @@ def test_the_programs_own_warnings_are_not_the_librarys(numpy_python: Path) -> N
         "warnings.warn = lambda *a, **k: None",
         "warnings._showwarnmsg = lambda msg: None",
         "import sys, types; sys.modules['warnings'] = types.ModuleType('warnings')",
+        # what the recorder reads, in place: its functions, state, and what they call
+        "import _deprecations; _deprecations._note = lambda *a: None",
+        "import _deprecations; _deprecations._entry.__code__ = (lambda *a: None).__code__",
+        "import _deprecations; _deprecations._state['busy'] = True",
+        "import _deprecations; _deprecations._state['found'].extend([{}] * 60)",
+        "import _deprecations; _deprecations._state['sources'].clear()",
+        "import sys; sys._getframe = lambda *a: None",
+        "import builtins; builtins.issubclass = lambda *a: False",
+        "import gc\nfor o in gc.get_objects():\n"
+        "    if isinstance(o, dict) and 'busy' in o and 'keys' in o: o['sources'] = {}",
+        "import types; warnings.__class__ = types.ModuleType",
     ],
-    ids=["warn", "showwarnmsg", "module"],
-)
+    ids=[
+        "warn", "showwarnmsg", "module", "note", "code", "busy", "full", "sources",
+        "getframe", "builtin", "gc", "class",
+    ],
+)  # fmt: skip
 @pytest.mark.parametrize("grading", ["trusted", "in-process"])
 def test_a_program_that_replaces_the_warnings_machinery_is_flagged(
     numpy_python: Path, monkeypatch: pytest.MonkeyPatch, hide: str, grading: str
@@ -111,7 +179,8 @@ def test_a_program_that_replaces_the_warnings_machinery_is_flagged(
     monkeypatch.setenv(MODE_VARIABLE, grading)
     program = PROGRAM.replace('warnings.filterwarnings("ignore")', hide)
     result = _run(numpy_python, program, SCRIPT)
-    assert result.status is Status.PASSED, result
+    # in-process grading also sees a replaced builtin: the sample fails as tampering there
+    assert result.status is Status.PASSED or result.exc_type == "HarnessTampering", result
     assert result.deprecations is not None and result.deprecations.tampered
     assert not result.deprecations.clean
 

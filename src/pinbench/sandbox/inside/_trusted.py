@@ -292,11 +292,13 @@ def serve_program(sock, job, code_dir, watch=None):
 def warning_filters():
     """The warnings filters as data: (action, message, category, module, lineno); a message or
     module is None, a regular expression as [pattern, flags], or a plain text that must match
-    exactly (Python's own default filters); the category as [module, qualname]."""
+    exactly (Python's own default filters); the category as [module, qualname]. The deprecation
+    recorder's entry (its category is no class) is each process's own, never sent."""
     return [
         [action, _matcher(message), [category.__module__, category.__qualname__],
          _matcher(module), lineno]
         for action, message, category, module, lineno in warnings.filters
+        if isinstance(category, type)
     ]  # fmt: skip
 
 
