@@ -82,16 +82,20 @@ def as_bytes(values):
 
 def rows(a, b):
     return len(np.array([a, b]))
+
+def draw():  # numpy.random is Cython: its `warnings.warn` has no Python frame of its own
+    return np.random.RandomState(0).random_integers(1, 5)
 """
 C_SCRIPT = TestSpec(
     kind=TestKind.SCRIPT,
-    code="assert as_bytes([1, 2]) == b'\\x01\\x02'\nassert rows([1], [1, 2]) == 2",
+    code="assert as_bytes([1, 2]) == b'\\x01\\x02'\nassert rows([1], [1, 2]) == 2\n"
+    "assert 1 <= draw() <= 5",
 )
 
 
 @pytest.mark.parametrize("grading", ["trusted", "in-process"])
 @pytest.mark.parametrize("path", ["cold", "warm"])
-def test_signals_raised_from_c_are_recorded_under_an_ignore_filter(
+def test_signals_raised_from_compiled_code_are_recorded_under_an_ignore_filter(
     numpy_python: Path, pools: WarmPools, monkeypatch: pytest.MonkeyPatch, grading: str, path: str
 ) -> None:
     monkeypatch.setenv(MODE_VARIABLE, grading)
@@ -102,6 +106,7 @@ def test_signals_raised_from_c_are_recorded_under_an_ignore_filter(
     assert found == {
         ("DeprecationWarning", 6, "tostring()"),
         ("VisibleDeprecationWarning", 9, None),  # a UserWarning named for deprecation
+        ("DeprecationWarning", 12, None),  # "This function is deprecated": no API named
     }, result.deprecations
 
 

@@ -325,11 +325,15 @@ def _entry(message, category, frame, from_c):
         _state["busy"] = False
 
 
+_WARN_CALL = re.compile(r"\bwarn(?:_explicit)?\b")
+
+
 def _program_line(frame, from_c):
     """(file, line, code) of the innermost frame of the program's code above the warning's
-    issuer, unless the program issued it itself (a Python-level warning whose first frame is
-    the program's; C code is never the program's); None when the program is not on the
-    stack."""
+    issuer, unless the program issued it itself; None when the program is not on the stack.
+    A Python-level warning whose first frame is the program's is the program's own when that
+    line names `warn` (a compiled library's function, Cython's, has no frame: its `warn` seems
+    to come from the program's line that called it); C code is never the program's."""
     sources = _state["sources"]
     first = not from_c
     while frame is not None and frame.f_code.co_filename == _OWN_FILE:
@@ -338,12 +342,12 @@ def _program_line(frame, from_c):
         code = frame.f_code
         last = sources.get(code.co_filename)
         if last is not None and (not last or frame.f_lineno <= last):
-            if first:
-                return None  # the program's own warning, not the library's
             lines = _state["lines"].get(code.co_filename) or ()
             number = frame.f_lineno
-            text = lines[number - 1].strip()[:200] if 0 < number <= len(lines) else ""
-            return code.co_filename, number, text
+            text = lines[number - 1].strip() if 0 < number <= len(lines) else ""
+            if first and (not lines or _WARN_CALL.search(text)):
+                return None  # the program's own warning, not the library's
+            return code.co_filename, number, text[:200]
         first = False
         frame = frame.f_back
     return None
@@ -351,6 +355,11 @@ def _program_line(frame, from_c):
 
 def api_named(message):
     """The API a deprecation message names (`'DataFrame.append' is deprecated` ->
-    DataFrame.append), or None."""
-    match = _NAME.search(message) or _QUOTED.search(message)
+    DataFrame.append, `tostring() is deprecated` -> tostring()), or None. An unquoted single
+    word ("This function is deprecated") names no API."""
+    for match in _NAME.finditer(message):
+        name, before = match.group(1), message[max(match.start(1) - 1, 0) : match.start(1)]
+        if before in "`'\"" and before or any(c in name for c in "._("):
+            return name[:120]
+    match = _QUOTED.search(message)
     return match.group(1)[:120] if match else None
