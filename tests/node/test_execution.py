@@ -162,9 +162,43 @@ def test_the_programs_own_deprecation_warning_is_not_the_librarys(
 
 
 @pytest.mark.parametrize(
-    "hide", ["process.noDeprecation = true;", "process.emitWarning = function () {};"]
+    "hide",
+    [
+        "process.noDeprecation = true;",
+        "process.emitWarning = function () {};",
+        "Object.defineProperty(Error, 'prepareStackTrace', { get: () => () => 'x', set() {} });",
+        "Object.defineProperty(Error, 'stackTraceLimit', { value: 0, writable: false });",
+    ],
 )
 def test_hiding_deprecations_is_flagged(lodash3: NodeEnvironment, hide: str) -> None:
     result = run(lodash3, hide + "\n" + BUFFER)
     assert result.status is Status.PASSED, result
     assert result.deprecations is not None and result.deprecations.tampered
+
+
+@pytest.mark.parametrize(
+    "pollute",
+    [
+        "Array.prototype.indexOf = function () { return -1; };",
+        "Set.prototype.has = function () { return true; };",
+        "Object.prototype.toJSON = function () { return {}; };",
+        "String.prototype.slice = function () { return ''; };",
+        "RegExp.prototype.exec = function () { return null; };",
+        "{ const h = {}; const p = Error.prepareStackTrace;"
+        " Error.prepareStackTrace = (_, s) => s; Error.captureStackTrace(h);"
+        " Error.prepareStackTrace = p;"
+        " Object.getPrototypeOf(h.stack[0]).getFileName = function () { return ''; }; }",
+    ],
+    ids=["indexOf", "has", "toJSON", "slice", "exec", "callsite"],
+)
+def test_built_ins_the_program_patches_hide_nothing(
+    lodash3: NodeEnvironment, pollute: str
+) -> None:
+    result = run(lodash3, pollute + "\n" + BUFFER)
+    if result.status is not Status.PASSED:  # it broke its own channel or runner: no pass
+        assert pollute.startswith(("Set", "Object")), result
+        assert result.exc_type in ("MalformedChannel", "NoTests"), result
+        return
+    assert result.deprecations is not None and not result.deprecations.tampered
+    (found,) = result.deprecations.found
+    assert found.api == "DEP0005" and found.line == 3

@@ -52,7 +52,7 @@ function report(result) {
   if (reported) return;
   reported = true;
   if (deprecations !== null) {
-    result.deprecations = { found: deprecations.found.slice(0, 50), tampered: deprecations.check() };
+    result.deprecations = { found: deprecations.list(), tampered: deprecations.check() };
   }
   try {
     writeSync(resultFd, stringify(result) + '\n'); // one line: a reader need not await our exit

@@ -19,6 +19,7 @@ const argv = process.argv.slice(2);
 const programPath = argv[0];
 const writeSync = fs.writeSync;
 const stringify = JSON.stringify;
+const create = Object.create;
 const deprecationsFd = argv[3] === undefined ? null : Number(argv[3]);
 let deprecations = null;
 let toldTampered = false;
@@ -35,7 +36,9 @@ if (deprecationsFd !== null) {
 function checkTampered() {
   if (deprecations !== null && !toldTampered && deprecations.check()) {
     toldTampered = true;
-    tell({ tampered: true });
+    const payload = create(null); // no Object.prototype.toJSON of the program's applies
+    payload.tampered = true;
+    tell(payload);
   }
 }
 
