@@ -191,9 +191,7 @@ def test_hiding_deprecations_is_flagged(lodash3: NodeEnvironment, hide: str) -> 
     ],
     ids=["indexOf", "has", "toJSON", "slice", "exec", "callsite"],
 )
-def test_built_ins_the_program_patches_hide_nothing(
-    lodash3: NodeEnvironment, pollute: str
-) -> None:
+def test_built_ins_the_program_patches_hide_nothing(lodash3: NodeEnvironment, pollute: str) -> None:
     result = run(lodash3, pollute + "\n" + BUFFER)
     if result.status is not Status.PASSED:  # it broke its own channel or runner: no pass
         assert pollute.startswith(("Set", "Object")), result
