@@ -135,11 +135,14 @@ def check_format(docstring: str, facts: FunctionFacts) -> FormatCheck:
     exception the function raises itself, in any one of the Google, NumPy and reST (Sphinx)
     styles, with or without the stars of `*args`."""
     best: list[tuple[int, str]] | None = None
+    stars = (False, True) if any(p.startswith("*") for p in facts.params) else (False,)
     for style in _STYLES:
-        for omit_stars in (False, True):
+        for omit_stars in stars:
             found = _violations(docstring, facts, style, omit_stars)
             if best is None or len(found) < len(best):
                 best = found
+        if not best:
+            break  # a style it meets in full
     codes = {code for code, _ in best or ()}
     return FormatCheck(
         purpose=_has_purpose(summary(docstring), facts.name),
