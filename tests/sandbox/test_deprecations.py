@@ -144,10 +144,19 @@ def test_clean_code_and_the_tests_own_deprecations_record_nothing(
         assert result.deprecations == Deprecations(), result.deprecations
 
 
-def test_the_programs_own_warnings_are_not_the_librarys(numpy_python: Path) -> None:
+@pytest.mark.parametrize(
+    "call",
+    [
+        "warnings.warn('mean_as_float is deprecated', DeprecationWarning)",
+        "warnings.warn(\n        'mean_as_float is deprecated',\n"
+        "        DeprecationWarning,\n    )",
+        "warnings.warn_explicit('old', DeprecationWarning, 'm.py', 1)",
+    ],
+    ids=["one-line", "multi-line", "explicit"],
+)
+def test_the_programs_own_warnings_are_not_the_librarys(numpy_python: Path, call: str) -> None:
     program = (
-        "import warnings\n\ndef mean_as_float(values):\n"
-        "    warnings.warn('mean_as_float is deprecated', DeprecationWarning)\n"
+        f"import warnings\n\ndef mean_as_float(values):\n    {call}\n"
         "    return sum(values) / len(values)\n"
     )
     result = _run(numpy_python, program, SCRIPT)

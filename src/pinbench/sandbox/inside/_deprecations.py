@@ -325,7 +325,14 @@ def _entry(message, category, frame, from_c):
         _state["busy"] = False
 
 
-_WARN_CALL = re.compile(r"\bwarn(?:_explicit)?\b")
+_WARN_CALL = re.compile(r"\bwarn(?:_explicit)?\s*\(")
+
+
+def _names_warn(lines, number):
+    """Whether the program's line calls `warn`; before 3.8 a call's line is that of its last
+    argument, so the few lines above it are read too."""
+    first = number - 1 if sys.version_info >= (3, 8) else max(number - 6, 0)
+    return any(_WARN_CALL.search(line) for line in lines[first:number])
 
 
 def _program_line(frame, from_c):
@@ -345,7 +352,7 @@ def _program_line(frame, from_c):
             lines = _state["lines"].get(code.co_filename) or ()
             number = frame.f_lineno
             text = lines[number - 1].strip() if 0 < number <= len(lines) else ""
-            if first and (not lines or _WARN_CALL.search(text)):
+            if first and (not lines or _names_warn(lines, number)):
                 return None  # the program's own warning, not the library's
             return code.co_filename, number, text[:200]
         first = False
