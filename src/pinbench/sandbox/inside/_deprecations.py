@@ -78,10 +78,15 @@ class _Observer(object):
 
     __slots__ = ()
 
+    __name__ = "PinbenchDeprecationRecorder"  # for code that lists the filters' categories
+
     def __subclasscheck__(self, category):
+        text, _state["text"] = _state["text"], None
+        if text is None:  # not CPython's filter walk (which matched our pattern just now)
+            return False
         frame = sys._getframe(1)
         if frame is not None and frame.f_code.co_filename != _OWN_FILE:
-            _note(_state["text"], category, frame, True)  # not through our `warn`: from C
+            _note(text, category, frame, True)  # not through our `warn`: from C
         return False
 
     def __repr__(self):
