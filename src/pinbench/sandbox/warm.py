@@ -36,6 +36,11 @@ class ServerBroken(Exception):
     """The warm server could not take or finish a job; the caller falls back to the cold path."""
 
 
+class ZygoteStalled(ServerBroken):
+    """A Node zygote's child stalled on a lock its fork copied (`_zygotes.Stalls`): the server
+    ended the execution and is fine; the caller runs the job on the cold path."""
+
+
 def _rss_bytes(pid: int) -> int:
     """RSS of a process and its direct children (the server is the child of the process we
     started when it lives in its own pid namespace)."""
@@ -126,10 +131,14 @@ class WarmServer:
             raise ServerBroken(f"server {self.pid} refused the job: {exc}") from exc
         try:  # the server enforces the deadline; ours is only for a server that hangs
             reply = self._reply(wall + _GRACE_SECONDS)
+            if reply.get("stalled"):  # a zygote's child hung on a lock copied by its fork
+                raise ZygoteStalled(f"server {self.pid}: a Node zygote's child stalled")
             return int(reply["exit"]), bool(reply.get("timeout"))
         except TimeoutError:
             self.broken = True  # closing it kills its pid namespace, the child with it
             return -signal.SIGKILL, True
+        except ZygoteStalled:
+            raise
         except (OSError, KeyError, ValueError, ServerBroken) as exc:
             self.broken = True
             raise ServerBroken(f"server {self.pid} lost the job: {exc}") from exc

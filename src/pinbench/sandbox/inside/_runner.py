@@ -1899,7 +1899,10 @@ def _on_alarm(signum, frame):
         raise _Deadline()
 
 
-def fork_and_wait(fork, child, wall, spare=()):
+STALL_CHECK_SECONDS = 1.0  # how often a warm server looks for a stalled zygote child
+
+
+def fork_and_wait(fork, child, wall, spare=(), stalls=None):
     """In a warm server: fork a child that runs `child()` (which never returns), wait for it up
     to its wall deadline (then kill it), and when we are pid 1 kill and reap whatever it left
     behind (daemons, orphans), as the end of a cold run's pid namespace would. Returns (wait
@@ -1910,7 +1913,10 @@ def fork_and_wait(fork, child, wall, spare=()):
     before the runner's child ends); else they go with everything else.
 
     The deadline is armed before the fork (a child inherits no timer), so while the child runs
-    the server only waits: every page the server writes while a child shares it is a copy."""
+    the server only waits: every page the server writes while a child shares it is a copy.
+
+    `stalls` (`_zygotes.Stalls`): checked every STALL_CHECK_SECONDS until the deadline; a stall
+    ends the execution as the deadline would (`stalls.found` says which it was)."""
     import signal
 
     server = os.getpid()
@@ -1918,8 +1924,10 @@ def fork_and_wait(fork, child, wall, spare=()):
     signal.signal(signal.SIGALRM, _on_alarm)
     pid, status, timed_out = 0, None, False
     _ARMED[0] = True
+    end = time.time() + wall
     try:
-        signal.setitimer(signal.ITIMER_REAL, max(0.001, wall))
+        first = min(wall, STALL_CHECK_SECONDS) if stalls is not None else wall
+        signal.setitimer(signal.ITIMER_REAL, max(0.001, first))
         # Blocked across the fork: an alarm that came before is raised by this call (it checks
         # for signals), one that comes after waits until the parent holds its child's pid. A
         # deadline handled inside fork() would otherwise leave a child the server never knew.
@@ -1933,8 +1941,17 @@ def fork_and_wait(fork, child, wall, spare=()):
             finally:
                 os._exit(70)  # a child never returns into the server's loop
         signal.pthread_sigmask(signal.SIG_UNBLOCK, alarm)
-        _, status = os.waitpid(pid, 0)
-        _ARMED[0] = False  # inside the try: an alarm handled before this line is caught
+        while True:
+            try:
+                _, status = os.waitpid(pid, 0)
+                _ARMED[0] = False  # inside the try: an alarm handled before this is caught
+                break
+            except _Deadline:
+                left = end - time.time()
+                if stalls is None or left <= 0.001 or stalls.check():
+                    raise  # the deadline, or a stalled zygote child: ended alike below
+                _ARMED[0] = True
+                signal.setitimer(signal.ITIMER_REAL, min(left, STALL_CHECK_SECONDS))
     except _Deadline:
         if os.getpid() != server:  # raised in the child (a deadline below a fork's time)
             os._exit(70)

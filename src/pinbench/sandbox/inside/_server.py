@@ -185,16 +185,21 @@ def main():
                 limits = job["limits"]
                 job["zygote_fds"] = zygotes.control_fds(job["zygote"], job["env_root"], limits)
         job["highest_fd"], job["library_files"] = _runner.descriptors()
+        stalls = _zygotes.Stalls(zygotes.pids()) if job.get("zygote_fds") else None
         status, timed_out = _runner.fork_and_wait(
             fork,
             lambda: _child(job, fds, devnull, sock),
             float(job["limits"]["wall_seconds"]),
             spare=zygotes.pids(),
+            stalls=stalls,
         )
         zygotes.forget_dead()
         for fd in fds:
             os.close(fd)
-        _send(sock, {"exit": _status(status), "timeout": timed_out})
+        if stalls is not None and stalls.found:  # not the program's doing: the host runs it again
+            _send(sock, {"exit": _status(status), "timeout": False, "stalled": True})
+        else:
+            _send(sock, {"exit": _status(status), "timeout": timed_out})
         # Off the critical path, while the host reads the outcome: the next child's state.
         _reseed()
         try:

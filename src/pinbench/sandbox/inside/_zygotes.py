@@ -65,6 +65,48 @@ class Zygotes:
         self.live = {}
 
 
+class Stalls(object):
+    """Watches the zygotes' children during one execution for a stall: a child forked from a
+    zygote has none of the zygote's threads, and V8 in it may post a task to Node's worker
+    pool (a heap compaction's parallel job, Node 14's V8 does so even single-threaded); the
+    pool's condition variable was copied with the zygote's waiters in it, and the child's
+    pthread_cond_signal then waits for them forever (seen with gdb: uv_cond_signal under
+    NodePlatform::CallOnWorkerThread under MarkCompactCollector). `check()` is True once a
+    child has sat in a futex wait without spending CPU since the previous check; the server
+    then ends the execution and the host runs it again on the cold path, in fresh processes.
+    A program that waits on a futex itself (Atomics.wait) is run again the same way: slower,
+    never a wrong verdict."""
+
+    def __init__(self, zygote_pids):
+        self.zygotes = list(zygote_pids)
+        self.seen = {}
+        self.found = False
+
+    def check(self):
+        seen = {}
+        for zygote in self.zygotes:
+            try:
+                with open("/proc/%d/task/%d/children" % (zygote, zygote)) as fh:
+                    children = fh.read().split()
+            except (IOError, OSError):
+                continue
+            for child in children:
+                try:
+                    with open("/proc/%s/wchan" % child) as fh:
+                        waiting = "futex" in fh.read()
+                    with open("/proc/%s/stat" % child) as fh:
+                        fields = fh.read().rsplit(")", 1)[1].split()
+                    cpu = int(fields[11]) + int(fields[12])
+                except (IOError, OSError, IndexError, ValueError):
+                    continue
+                if waiting:
+                    seen[child] = cpu
+                    if self.seen.get(child) == cpu:
+                        self.found = True
+        self.seen = seen
+        return self.found
+
+
 def _alive(pid):
     try:
         with open("/proc/%d/stat" % pid) as fh:
