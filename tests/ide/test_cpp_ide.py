@@ -11,34 +11,34 @@ import hashlib
 import re
 import struct
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from pinbench.core import snapshots
-from pinbench.core.env import EnvError, Environment, EnvSpec
+from pinbench.core.env import EnvError, EnvSpec
 from pinbench.core.outcome import Execution, Limits, Status
-from pinbench.core.tests import TestKind
+from pinbench.core.tests import TestKind, TestSpec
 from pinbench.envs.cpp import builder
 from pinbench.execution.local import ExecutionService
 from pinbench.sandbox.inside import _cpp as runner
 from pinbench.tasks.ide.build import build_repo
-from pinbench.tasks.ide.cases import Case, DocCase, FixCase, GenerateCase, Kind, Language, TestCase
+from pinbench.tasks.ide.cases import DocCase, FixCase, GenerateCase, Kind, Language, TestCase
 from pinbench.tasks.ide.collect import builtin_repositories, collect
 from pinbench.tasks.ide.cpp import edits, source, tidy
-from pinbench.tasks.ide.repo import RepoBuild, RepoRejected
+from pinbench.tasks.ide.repo import RepoRejected
 from pinbench.tasks.ide.selection import Context, Quotas
-from pinbench.tasks.ide.task import IdeTask, item_of, prompt
+from pinbench.tasks.ide.task import prompt
+from tests.ide.shipped import (
+    Built,
+    built_repos,
+    check_references,
+    execute,
+    planted,
+    static,
+)
 
 CPP_REPOS = ("c-ringbuf", "cpp-strkit")
-
-
-@dataclass(frozen=True)
-class Built:
-    build: RepoBuild
-    env: Environment
-    cases: list[Case]
 
 
 @pytest.fixture(scope="module")
@@ -49,40 +49,7 @@ def service() -> Iterator[ExecutionService]:
 
 @pytest.fixture(scope="module")
 def repos(service: ExecutionService) -> dict[str, Built]:
-    found = {}
-    for path in builtin_repositories():
-        if path.name in CPP_REPOS:
-            build, env = build_repo(path, service)
-            context = Context(build, env, snapshots.load(build.snapshot), service, Quotas())
-            found[path.name] = Built(build, env, collect(context, list(Kind)).cases)
-    assert set(found) == set(CPP_REPOS)
-    return found
-
-
-def _planted(repo: str) -> set[tuple[str, int, str]]:
-    """(file, line, category) of every row of the repository's PLANTED.md table."""
-    text = (next(p for p in builtin_repositories() if p.name == repo) / "PLANTED.md").read_text()
-    rows = set()
-    for line in text.splitlines():
-        cells = [c.strip().strip("`").strip("[]") for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 4 and cells[1].isdigit():
-            rows.add((cells[0], int(cells[1]), cells[3]))
-    return rows
-
-
-def _execute(
-    service: ExecutionService, built: Built, case: GenerateCase | TestCase, answer: str
-) -> Execution:
-    item = item_of(case)
-    program = IdeTask().program(item, answer)
-    assert item.hidden_test is not None and item.hidden_test.kind is TestKind.CPP_REPO
-    return service.run(built.env, program, item.hidden_test, Limits(wall_seconds=300), ())
-
-
-def _static(case: Case, answer: str) -> tuple[dict[str, float], bool | None]:
-    task, item = IdeTask(), item_of(case)
-    scores = task.score(item, answer, None)
-    return scores, task.verdict(item, scores)
+    return built_repos(service, CPP_REPOS)
 
 
 # ------------------------------------------------------------------ reading the source
@@ -393,7 +360,8 @@ def test_a_suite_runs_each_test_alone_and_a_test_that_does_not_build_fails_alone
     service: ExecutionService, tmp_path: Path
 ) -> None:
     """Two GoogleTest executables (one does not compile) and a plain CTest test: each test's
-    outcome and coverage are its own; a crash, an exit or a hang fails only its test."""
+    outcome and coverage are its own; a crash, an exit or a hang fails only its test; an
+    answer's selected tests build only their own executables."""
     lib = (
         "int twice(int x) {\n  int y = x;\n  return 2 * y;\n}\nint never(int x) {\n  return x;\n}\n"
     )
@@ -423,7 +391,7 @@ def test_a_suite_runs_each_test_alone_and_a_test_that_does_not_build_fails_alone
             "tests/plain.cpp": "int main() { return 3; }\n",
         },
     )
-    build, _ = build_repo(repo, service)
+    build, env = build_repo(repo, service)
     outcomes = build.baseline.outcomes
     assert outcomes == {
         "tests/good_test.cpp::T.Twice": "passed",
@@ -443,6 +411,39 @@ def test_a_suite_runs_each_test_alone_and_a_test_that_does_not_build_fails_alone
     ]
     assert build.toolchain_version.startswith("clang 14.") and build.ecosystem == "cpp"
 
+    def selected(*select: str) -> Execution:
+        test = TestSpec(
+            kind=TestKind.CPP_REPO, code="", repo=build.snapshot, path="src/lib.cpp", select=select
+        )
+        return service.run(env, lib, test, Limits(wall_seconds=300), (), fresh=True)
+
+    # Selected tests build only their executable: the one that does not compile and the plain
+    # test are not built, so they neither run nor fail the answer.
+    done = selected("tests/good_test.cpp::T.Twice", "tests/good_test.cpp::T.Plain")
+    assert done.status is Status.PASSED, done.message
+    assert set(done.details["outcomes"]) == {
+        f"tests/good_test.cpp::T.{name}" for name in ("Twice", "Plain", "DISABLED_Off")
+    }
+    assert not done.details["collect_errors"]
+    # A selected test of the executable that does not compile fails with the compiler's error;
+    # a wrong answer fails its selected test.
+    done = selected("tests/bad_test.cpp::B.X")
+    assert done.status is Status.FAILED and "not_declared" in done.message
+    wrong = lib.replace("return 2 * y;", "return 3 * y;")
+    test = TestSpec(
+        kind=TestKind.CPP_REPO,
+        code="",
+        repo=build.snapshot,
+        path="src/lib.cpp",
+        select=("tests/good_test.cpp::T.Twice",),
+    )
+    done = service.run(env, wrong, test, Limits(wall_seconds=300), (), fresh=True)
+    assert done.status is Status.FAILED and done.exc_type == "TestFailed", done.message
+    # A test of CTest's own (no executable's source to map it to) builds everything.
+    done = selected("ctest::plain")
+    assert done.status is Status.FAILED and "ctest::plain" in done.details["outcomes"]
+    assert "tests/bad_test.cpp::(file)" in done.details["outcomes"]
+
 
 # ------------------------------------------------------------------ collection
 
@@ -454,7 +455,7 @@ def test_fix_cases_are_exactly_the_planted_diagnostics(repos: dict[str, Built]) 
             for c in built.cases
             if isinstance(c, FixCase)
         }
-        assert found == _planted(name), name
+        assert found == planted(name), name
 
 
 def test_every_scenario_is_collected_and_generated_files_give_none(
@@ -484,25 +485,9 @@ def test_every_scenario_is_collected_and_generated_files_give_none(
 def test_the_reference_passes_doc_generate_test_workspace_and_fails_every_fix(
     service: ExecutionService, repos: dict[str, Built]
 ) -> None:
-    task = IdeTask()
-    references = 0
-    for built in repos.values():
-        for case in built.cases:
-            item = item_of(case)
-            answer = task.reference_answer(item)
-            scores = task.score(item, answer, built.env)
-            verdict = task.verdict(item, scores)
-            if case.scenario is Kind.FIX:
-                assert verdict is False and scores["fix.resolved"] == 0.0, case.id
-            elif isinstance(case, TestCase) and not case.reference:
-                continue  # no suite file to offer: not part of the target
-            elif item.hidden_test is not None:
-                references += isinstance(case, TestCase)
-                assert all(scores.values()), (case.id, scores)
-                done = _execute(service, built, case, answer)  # type: ignore[arg-type]
-                assert done.status is Status.PASSED, (case.id, done.message)
-            else:
-                assert verdict is True, (case.id, scores)
+    """Every case's reference answer is scored; 4 generate and 4 test cases per repository
+    are executed (`pinbench run --task ide -m reference` executes all of them)."""
+    references = check_references(service, repos, executed=4)
     assert references >= 2
 
 
@@ -512,10 +497,10 @@ def test_the_reference_passes_doc_generate_test_workspace_and_fails_every_fix(
 def test_doc_missing_a_tag_or_written_elsewhere_fails(repos: dict[str, Built]) -> None:
     built = repos["cpp-strkit"]
     case = next(c for c in built.cases if isinstance(c, DocCase) and "@param" in c.reference)
-    assert _static(case, case.reference)[1] is True
+    assert static(case, case.reference)[1] is True
     first_param = next(line for line in case.reference.splitlines() if "@param" in line)
-    assert _static(case, case.reference.replace(first_param + "\n", ""))[1] is False
-    assert _static(case, "It does what it says.")[1] is False
+    assert static(case, case.reference.replace(first_param + "\n", ""))[1] is False
+    assert static(case, "It does what it says.")[1] is False
 
 
 def test_fix_that_hides_the_problem_or_breaks_the_code_fails(repos: dict[str, Built]) -> None:
@@ -524,10 +509,10 @@ def test_fix_that_hides_the_problem_or_breaks_the_code_fails(repos: dict[str, Bu
             lines = snapshots.load(case.snapshot).read(case.path).splitlines()
             region = "\n".join(lines[case.region[0] - 1 : case.region[1]])
             hidden = region.replace("\n", "  // NOLINT\n", 1)
-            scores, ok = _static(case, f"```cpp\n{hidden}\n```")
+            scores, ok = static(case, f"```cpp\n{hidden}\n```")
             assert ok is False, (case.id, scores)
             broken = region + "\nint pinbench_broken() { return undeclared_name; }"
-            scores, ok = _static(case, f"```cpp\n{broken}\n```")
+            scores, ok = static(case, f"```cpp\n{broken}\n```")
             assert ok is False, (case.id, scores)  # an error counts with what remains
 
 
@@ -544,9 +529,9 @@ def test_generate_wrong_body_fails_its_covering_tests(
             .returns  # type: ignore[union-attr]
         )
         wrong = "return 0;" if case.path.endswith(".c") else "return {};"  # C has no `{}`
-        done = _execute(service, built, case, f"```cpp\n{wrong}\n```")
+        done = execute(service, built, case, f"```cpp\n{wrong}\n```")
         assert done.status is Status.FAILED and done.exc_type == "TestFailed", done.message
-        done = _execute(service, built, case, "```cpp\nreturn nosuchthing;\n```")
+        done = execute(service, built, case, "```cpp\nreturn nosuchthing;\n```")
         assert done.status is Status.FAILED and done.exc_type == "LoadError", done.message
         assert "nosuchthing" in done.message
 
@@ -557,14 +542,14 @@ def test_test_that_fails_never_calls_the_focal_function_or_exits_fails(
     built = repos["c-ringbuf"]
     case = next(c for c in built.cases if isinstance(c, TestCase) and c.reference)
     assert case.test_path.endswith("/pinbench_generated_test.cpp")
-    done = _execute(service, built, case, f"```cpp\n{case.reference}\n```")
+    done = execute(service, built, case, f"```cpp\n{case.reference}\n```")
     assert done.status is Status.PASSED, done.message
     unrelated = "```cpp\n#include <gtest/gtest.h>\nTEST(G, Nothing) { EXPECT_EQ(2, 1 + 1); }\n```"
-    done = _execute(service, built, case, unrelated)
+    done = execute(service, built, case, unrelated)
     assert done.exc_type == "FocalNotCalled", done.message
     for body in ("EXPECT_EQ(1, 2);", "std::exit(0);", "std::_Exit(0);", "std::abort();"):
         extra = f"\n#include <cstdlib>\nTEST(PinbenchExtra, Hostile) {{ {body} }}\n"
-        done = _execute(service, built, case, f"```cpp\n{case.reference}{extra}```")
+        done = execute(service, built, case, f"```cpp\n{case.reference}{extra}```")
         assert done.status is Status.FAILED, (body, done.message)
     # its own stand-in for the focal function: the library's is never called
     name = case.focal.name
@@ -572,9 +557,9 @@ def test_test_that_fails_never_calls_the_focal_function_or_exits_fails(
         f'```cpp\n#include <gtest/gtest.h>\nextern "C" int {name}() {{ return 0; }}\n'
         f"TEST(G, Calls) {{ EXPECT_EQ({name}(), 0); }}\n```"
     )
-    assert _execute(service, built, case, stand_in).status is Status.FAILED
+    assert execute(service, built, case, stand_in).status is Status.FAILED
     with_main = f"```cpp\n{case.reference}\nint main() {{ return 0; }}\n```"
-    assert _execute(service, built, case, with_main).status is Status.FAILED
+    assert execute(service, built, case, with_main).status is Status.FAILED
 
 
 def test_ide_runs_choose_cpp(tmp_path: Path) -> None:
@@ -646,10 +631,10 @@ def test_an_answer_that_calls_a_deprecated_function_passes_with_its_deprecation(
     chosen = [c for c in collection.cases if isinstance(c, GenerateCase) and c.qualname == "twice"]
     assert chosen, collection.dropped
     built = Built(build, env, collection.cases)
-    clean = _execute(service, built, chosen[0], "```cpp\nreturn 2 * x;\n```")
+    clean = execute(service, built, chosen[0], "```cpp\nreturn 2 * x;\n```")
     assert clean.status is Status.PASSED, clean.message
     assert clean.deprecations is not None and clean.deprecations.found == ()  # old()'s is not ours
-    used = _execute(service, built, chosen[0], "```cpp\nreturn doubled(x);\n```")
+    used = execute(service, built, chosen[0], "```cpp\nreturn doubled(x);\n```")
     assert used.status is Status.PASSED, used.message
     assert used.deprecations is not None
     (found,) = used.deprecations.found

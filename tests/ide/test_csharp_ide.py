@@ -7,34 +7,33 @@ fail, hostile tests do not pass."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from pinbench.core import snapshots
-from pinbench.core.env import EnvError, Environment, EnvSpec
-from pinbench.core.outcome import Execution, Limits, Status
-from pinbench.core.tests import TestKind
+from pinbench.core.env import EnvError, EnvSpec
+from pinbench.core.outcome import Status
 from pinbench.envs.csharp import builder
 from pinbench.execution.local import ExecutionService
 from pinbench.sandbox.inside import _csharp as runner
 from pinbench.tasks.ide.build import build_repo
-from pinbench.tasks.ide.cases import Case, DocCase, FixCase, GenerateCase, Kind, Language, TestCase
-from pinbench.tasks.ide.collect import builtin_repositories, collect
+from pinbench.tasks.ide.cases import DocCase, FixCase, GenerateCase, Kind, Language, TestCase
+from pinbench.tasks.ide.collect import collect
 from pinbench.tasks.ide.csharp import edits, mcs, source
-from pinbench.tasks.ide.repo import RepoBuild, RepoRejected
+from pinbench.tasks.ide.repo import RepoRejected
 from pinbench.tasks.ide.selection import Context, Quotas
-from pinbench.tasks.ide.task import IdeTask, item_of, prompt
+from pinbench.tasks.ide.task import prompt
+from tests.ide.shipped import (
+    Built,
+    built_repos,
+    check_references,
+    execute,
+    planted,
+    static,
+)
 
 CSHARP_REPOS = ("cs-invoicing", "cs-textgrid")
-
-
-@dataclass(frozen=True)
-class Built:
-    build: RepoBuild
-    env: Environment
-    cases: list[Case]
 
 
 @pytest.fixture(scope="module")
@@ -45,39 +44,7 @@ def service() -> Iterator[ExecutionService]:
 
 @pytest.fixture(scope="module")
 def repos(service: ExecutionService) -> dict[str, Built]:
-    found = {}
-    for path in builtin_repositories():
-        if path.name in CSHARP_REPOS:
-            build, env = build_repo(path, service)
-            context = Context(build, env, snapshots.load(build.snapshot), service, Quotas())
-            found[path.name] = Built(build, env, collect(context, list(Kind)).cases)
-    assert set(found) == set(CSHARP_REPOS)
-    return found
-
-
-def _planted(repo: str) -> set[tuple[str, int, str]]:
-    text = (next(p for p in builtin_repositories() if p.name == repo) / "PLANTED.md").read_text()
-    rows = set()
-    for line in text.splitlines():
-        cells = [c.strip().strip("`").strip("[]") for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 4 and cells[1].isdigit():
-            rows.add((cells[0], int(cells[1]), cells[3]))
-    return rows
-
-
-def _execute(
-    service: ExecutionService, built: Built, case: GenerateCase | TestCase, answer: str
-) -> Execution:
-    item = item_of(case)
-    program = IdeTask().program(item, answer)
-    assert item.hidden_test is not None and item.hidden_test.kind is TestKind.CSHARP_REPO
-    return service.run(built.env, program, item.hidden_test, Limits(wall_seconds=300), ())
-
-
-def _static(case: Case, answer: str) -> tuple[dict[str, float], bool | None]:
-    task, item = IdeTask(), item_of(case)
-    scores = task.score(item, answer, None)
-    return scores, task.verdict(item, scores)
+    return built_repos(service, CSHARP_REPOS)
 
 
 # ------------------------------------------------------------------ reading the source
@@ -484,7 +451,7 @@ def test_fix_cases_are_exactly_the_planted_warnings(repos: dict[str, Built]) -> 
             for c in built.cases
             if isinstance(c, FixCase)
         }
-        assert found == _planted(name), name
+        assert found == planted(name), name
 
 
 def test_every_scenario_is_collected_and_generated_files_give_none(
@@ -516,25 +483,9 @@ def test_every_scenario_is_collected_and_generated_files_give_none(
 def test_the_reference_passes_doc_generate_test_workspace_and_fails_every_fix(
     service: ExecutionService, repos: dict[str, Built]
 ) -> None:
-    task = IdeTask()
-    references = 0
-    for built in repos.values():
-        for case in built.cases:
-            item = item_of(case)
-            answer = task.reference_answer(item)
-            scores = task.score(item, answer, built.env)
-            verdict = task.verdict(item, scores)
-            if case.scenario is Kind.FIX:
-                assert verdict is False and scores["fix.resolved"] == 0.0, case.id
-            elif isinstance(case, TestCase) and not case.reference:
-                continue
-            elif item.hidden_test is not None:
-                references += isinstance(case, TestCase)
-                assert all(scores.values()), (case.id, scores)
-                done = _execute(service, built, case, answer)  # type: ignore[arg-type]
-                assert done.status is Status.PASSED, (case.id, done.message)
-            else:
-                assert verdict is True, (case.id, scores)
+    """Every case's reference answer is scored; 4 generate and 4 test cases per repository
+    are executed (`pinbench run --task ide -m reference` executes all of them)."""
+    references = check_references(service, repos, executed=4)
     assert references >= 2
 
 
@@ -544,11 +495,11 @@ def test_the_reference_passes_doc_generate_test_workspace_and_fails_every_fix(
 def test_doc_missing_a_tag_or_written_elsewhere_fails(repos: dict[str, Built]) -> None:
     built = repos["cs-invoicing"]
     case = next(c for c in built.cases if isinstance(c, DocCase) and "<param" in c.reference)
-    assert _static(case, case.reference)[1] is True
+    assert static(case, case.reference)[1] is True
     first_param = next(line for line in case.reference.splitlines() if "<param" in line)
-    assert _static(case, case.reference.replace(first_param + "\n", ""))[1] is False
-    assert _static(case, "It does what it says.")[1] is False
-    assert _static(case, case.reference.replace("///", "//"))[1] is False
+    assert static(case, case.reference.replace(first_param + "\n", ""))[1] is False
+    assert static(case, "It does what it says.")[1] is False
+    assert static(case, case.reference.replace("///", "//"))[1] is False
 
 
 def test_fix_that_hides_the_problem_or_breaks_the_code_fails(repos: dict[str, Built]) -> None:
@@ -557,10 +508,10 @@ def test_fix_that_hides_the_problem_or_breaks_the_code_fails(repos: dict[str, Bu
             lines = snapshots.load(case.snapshot).read(case.path).splitlines()
             region = "\n".join(lines[case.region[0] - 1 : case.region[1]])
             hidden = f"#pragma warning disable {case.diagnostic.rule}\n{region}"
-            scores, ok = _static(case, f"```csharp\n{hidden}\n```")
+            scores, ok = static(case, f"```csharp\n{hidden}\n```")
             assert ok is False, (case.id, scores)
             broken = region.replace("{", "{ int pinbenchBroken = undefinedName;", 1)
-            scores, ok = _static(case, f"```csharp\n{broken}\n```")
+            scores, ok = static(case, f"```csharp\n{broken}\n```")
             assert ok is False, (case.id, scores)
 
 
@@ -577,9 +528,9 @@ def test_generate_wrong_body_fails_its_covering_tests(
             .returns  # type: ignore[union-attr]
         )
         answer = "```csharp\nthrow new System.NotImplementedException();\n```"
-        done = _execute(service, built, case, answer)
+        done = execute(service, built, case, answer)
         assert done.status is Status.FAILED and done.exc_type == "TestFailed", done.message
-        done = _execute(service, built, case, "```csharp\nreturn nosuchthing;\n```")
+        done = execute(service, built, case, "```csharp\nreturn nosuchthing;\n```")
         assert done.status is Status.FAILED and done.exc_type == "LoadError", done.message
         assert "nosuchthing" in done.message
 
@@ -590,14 +541,14 @@ def test_test_that_fails_never_calls_the_focal_method_or_exits_fails(
     built = repos["cs-textgrid"]
     case = next(c for c in built.cases if isinstance(c, TestCase) and c.reference)
     assert case.test_path.endswith("/" + edits.GENERATED_TEST)
-    done = _execute(service, built, case, f"```csharp\n{case.reference}\n```")
+    done = execute(service, built, case, f"```csharp\n{case.reference}\n```")
     assert done.status is Status.PASSED, done.message
     unrelated = (
         "```csharp\nusing NUnit.Framework;\nnamespace G {\n  [TestFixture]\n"
         "  public class GTests {\n    [Test] public void Nothing() { Assert.AreEqual(2, 1 + 1); }"
         "\n  }\n}\n```"
     )
-    done = _execute(service, built, case, unrelated)
+    done = execute(service, built, case, unrelated)
     assert done.exc_type == "FocalNotCalled", done.message
     for body in (
         "Assert.AreEqual(1, 2);",
@@ -609,7 +560,7 @@ def test_test_that_fails_never_calls_the_focal_method_or_exits_fails(
             "  public class Hostile {\n"
             f"    [NUnit.Framework.Test] public void Z() {{ {body} }}\n  }}\n}}\n"
         )
-        done = _execute(service, built, case, f"```csharp\n{case.reference}{extra}```")
+        done = execute(service, built, case, f"```csharp\n{case.reference}{extra}```")
         assert done.status is Status.FAILED, (body, done.message)
 
 
@@ -708,7 +659,7 @@ def test_a_generated_fixture_reaches_internals_the_library_grants_its_test_proje
     # the reference is NumbersTests.cs itself: that file is left out, not compiled twice
     assert "class NumbersTests" in case.reference
     assert case.test_path == "tests/Lib.Tests/" + edits.GENERATED_TEST
-    done = _execute(service, Built(build, env, cases), case, f"```csharp\n{case.reference}\n```")
+    done = execute(service, Built(build, env, cases), case, f"```csharp\n{case.reference}\n```")
     assert done.status is Status.PASSED, done.message
     # an answer that subclasses the suite's fixture writes no test of its own: the inherited
     # ones are not the answer's, and it fails (no test collected)
@@ -716,7 +667,7 @@ def test_a_generated_fixture_reaches_internals_the_library_grants_its_test_proje
         "using NUnit.Framework;\nnamespace Lib.Tests {\n"
         "  [TestFixture] public class Sneaky\n    : Lib.Tests.NumbersTests { }\n}\n"
     )
-    done = _execute(service, Built(build, env, cases), case, f"```csharp\n{sneaky}\n```")
+    done = execute(service, Built(build, env, cases), case, f"```csharp\n{sneaky}\n```")
     assert done.status is not Status.PASSED, done.message
 
 
@@ -756,10 +707,10 @@ def test_an_answer_that_calls_an_obsolete_method_passes_with_its_deprecation(
     cases = collect(context, [Kind.GENERATE]).cases
     case = next(c for c in cases if isinstance(c, GenerateCase) and c.qualname.endswith("Twice"))
     built = Built(build, env, cases)
-    clean = _execute(service, built, case, "```csharp\nreturn 2 * x;\n```")
+    clean = execute(service, built, case, "```csharp\nreturn 2 * x;\n```")
     assert clean.status is Status.PASSED, clean.message
     assert clean.deprecations is not None and clean.deprecations.found == ()  # Old's is not ours
-    used = _execute(service, built, case, "```csharp\nreturn Double(x);\n```")
+    used = execute(service, built, case, "```csharp\nreturn Double(x);\n```")
     assert used.status is Status.PASSED, used.message
     assert used.deprecations is not None
     (found,) = used.deprecations.found

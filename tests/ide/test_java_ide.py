@@ -8,33 +8,30 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from pinbench.core import snapshots
-from pinbench.core.env import EnvError, Environment, EnvSpec
-from pinbench.core.outcome import Execution, Limits, Status
-from pinbench.core.tests import TestKind
+from pinbench.core.env import EnvError, EnvSpec
+from pinbench.core.outcome import Status
 from pinbench.envs.java import builder, maven
 from pinbench.execution.local import ExecutionService
 from pinbench.tasks.ide.build import build_repo
-from pinbench.tasks.ide.cases import Case, DocCase, FixCase, GenerateCase, Kind, Language, TestCase
-from pinbench.tasks.ide.collect import builtin_repositories, collect
+from pinbench.tasks.ide.cases import DocCase, FixCase, GenerateCase, Kind, Language, TestCase
 from pinbench.tasks.ide.java import javac, source
-from pinbench.tasks.ide.repo import RepoBuild, RepoRejected
-from pinbench.tasks.ide.selection import Context, Quotas
+from pinbench.tasks.ide.repo import RepoRejected
 from pinbench.tasks.ide.task import IdeTask, item_of, prompt
+from tests.ide.shipped import (
+    Built,
+    built_repos,
+    check_references,
+    execute,
+    planted,
+    static,
+)
 
 JAVA_REPOS = ("java-money", "java-textstats")
-
-
-@dataclass(frozen=True)
-class Built:
-    build: RepoBuild
-    env: Environment
-    cases: list[Case]
 
 
 @pytest.fixture(scope="module")
@@ -45,40 +42,7 @@ def service() -> Iterator[ExecutionService]:
 
 @pytest.fixture(scope="module")
 def repos(service: ExecutionService) -> dict[str, Built]:
-    found = {}
-    for path in builtin_repositories():
-        if path.name in JAVA_REPOS:
-            build, env = build_repo(path, service)
-            context = Context(build, env, snapshots.load(build.snapshot), service, Quotas())
-            found[path.name] = Built(build, env, collect(context, list(Kind)).cases)
-    assert set(found) == set(JAVA_REPOS)
-    return found
-
-
-def _planted(repo: str) -> set[tuple[str, int, str]]:
-    """(file, line, category) of every row of the repository's PLANTED.md table."""
-    text = (next(p for p in builtin_repositories() if p.name == repo) / "PLANTED.md").read_text()
-    rows = set()
-    for line in text.splitlines():
-        cells = [c.strip().strip("`") for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 4 and cells[1].isdigit():
-            rows.add((cells[0], int(cells[1]), cells[3]))
-    return rows
-
-
-def _execute(
-    service: ExecutionService, built: Built, case: GenerateCase | TestCase, answer: str
-) -> Execution:
-    item = item_of(case)
-    program = IdeTask().program(item, answer)
-    assert item.hidden_test is not None and item.hidden_test.kind is TestKind.JAVA_REPO
-    return service.run(built.env, program, item.hidden_test, Limits(wall_seconds=300), ())
-
-
-def _static(case: Case, answer: str) -> tuple[dict[str, float], bool | None]:
-    task, item = IdeTask(), item_of(case)
-    scores = task.score(item, answer, None)
-    return scores, task.verdict(item, scores)
+    return built_repos(service, JAVA_REPOS)
 
 
 # ------------------------------------------------------------------ reading the source
@@ -375,7 +339,7 @@ def test_fix_cases_are_exactly_the_planted_diagnostics(repos: dict[str, Built]) 
             for c in built.cases
             if isinstance(c, FixCase)
         }
-        assert found == _planted(name), name
+        assert found == planted(name), name
 
 
 def test_every_scenario_is_collected_and_generated_files_give_none(
@@ -396,25 +360,9 @@ def test_every_scenario_is_collected_and_generated_files_give_none(
 def test_the_reference_passes_doc_generate_test_workspace_and_fails_every_fix(
     service: ExecutionService, repos: dict[str, Built]
 ) -> None:
-    task = IdeTask()
-    references = 0
-    for built in repos.values():
-        for case in built.cases:
-            item = item_of(case)
-            answer = task.reference_answer(item)
-            scores = task.score(item, answer, built.env)
-            verdict = task.verdict(item, scores)
-            if case.scenario is Kind.FIX:
-                assert verdict is False and scores["fix.resolved"] == 0.0, case.id
-            elif isinstance(case, TestCase) and not case.reference:
-                continue  # no suite file to offer: not part of the target
-            elif item.hidden_test is not None:
-                references += isinstance(case, TestCase)
-                assert all(scores.values()), (case.id, scores)
-                done = _execute(service, built, case, answer)  # type: ignore[arg-type]
-                assert done.status is Status.PASSED, (case.id, done.message)
-            else:
-                assert verdict is True, (case.id, scores)
+    """Every case's reference answer is scored; 4 generate and 4 test cases per repository
+    are executed (`pinbench run --task ide -m reference` executes all of them)."""
+    references = check_references(service, repos, executed=4)
     assert references >= 2
 
 
@@ -433,10 +381,10 @@ def _region(case: FixCase) -> list[str]:
 def test_doc_missing_a_tag_or_written_elsewhere_fails(repos: dict[str, Built]) -> None:
     built = repos["java-money"]
     case = next(c for c in built.cases if isinstance(c, DocCase) and "@param" in c.reference)
-    assert _static(case, case.reference)[1] is True
+    assert static(case, case.reference)[1] is True
     first_param = next(line for line in case.reference.splitlines() if "@param" in line)
-    assert _static(case, case.reference.replace(first_param + "\n", ""))[1] is False
-    assert _static(case, "It does what it says.")[1] is False
+    assert static(case, case.reference.replace(first_param + "\n", ""))[1] is False
+    assert static(case, "It does what it says.")[1] is False
 
 
 def test_fix_that_removes_the_problem_passes_one_adding_another_or_hiding_it_fails(
@@ -446,19 +394,19 @@ def test_fix_that_removes_the_problem_passes_one_adding_another_or_hiding_it_fai
     region = _region(case)
     fixed = "\n".join(re.sub(r"\(long\)\s*", "", line) for line in region)
     assert fixed != "\n".join(region)
-    scores, ok = _static(case, f"```java\n{fixed}\n```")
+    scores, ok = static(case, f"```java\n{fixed}\n```")
     assert ok is True, scores
     lines = fixed.splitlines()
     opening = next(i for i, line in enumerate(lines) if line.rstrip().endswith("{"))
     lines.insert(opening + 1, "        java.util.List leftover = null;")  # a raw type
     raw = "\n".join(lines)
-    scores, ok = _static(case, f"```java\n{raw}\n```")
+    scores, ok = static(case, f"```java\n{raw}\n```")
     assert scores["fix.resolved"] == 1.0 and scores["fix.fewer"] == 0.0 and ok is False
     hidden = '    @SuppressWarnings("cast")\n' + "\n".join(region)
-    scores, ok = _static(case, f"```java\n{hidden}\n```")
+    scores, ok = static(case, f"```java\n{hidden}\n```")
     assert scores["fix.resolved"] == 0.0 and ok is False
     broken = "\n".join(region).replace("return", "return undefinedName +", 1)
-    scores, ok = _static(case, f"```java\n{broken}\n```")
+    scores, ok = static(case, f"```java\n{broken}\n```")
     assert ok is False  # it no longer compiles: the error counts with what remains
 
 
@@ -472,11 +420,9 @@ def test_generate_wrong_body_fails_its_covering_tests(
         if isinstance(c, GenerateCase)
         and source.outline(c.path, snapshots.load(c.snapshot).read(c.path)).find(c.qualname).returns  # type: ignore[union-attr]
     )
-    done = _execute(
-        service, built, case, "```java\nthrow new UnsupportedOperationException();\n```"
-    )
+    done = execute(service, built, case, "```java\nthrow new UnsupportedOperationException();\n```")
     assert done.status is Status.FAILED and done.exc_type == "TestFailed", done.message
-    done = _execute(service, built, case, "```java\nreturn nosuchthing;\n```")
+    done = execute(service, built, case, "```java\nreturn nosuchthing;\n```")
     assert done.status is Status.FAILED and done.exc_type == "CompileError", done.message
 
 
@@ -492,7 +438,7 @@ def test_test_that_fails_never_calls_the_focal_method_or_exits_fails(
     built = repos["java-money"]
     case = next(c for c in built.cases if isinstance(c, TestCase) and c.reference)
     assert case.test_path.endswith("PinbenchGeneratedTest.java")
-    done = _execute(service, built, case, f"```java\n{case.reference}\n```")
+    done = execute(service, built, case, f"```java\n{case.reference}\n```")
     assert done.status is Status.PASSED, done.message
     package = case.test_path.split("src/test/java/", 1)[1].rsplit("/", 1)[0].replace("/", ".")
     unrelated = (
@@ -500,16 +446,16 @@ def test_test_that_fails_never_calls_the_focal_method_or_exits_fails(
         "  @org.junit.jupiter.api.Test\n  void nothing() {\n"
         "    org.junit.jupiter.api.Assertions.assertEquals(2, 1 + 1);\n  }\n}\n```"
     )
-    done = _execute(service, built, case, unrelated)
+    done = execute(service, built, case, unrelated)
     assert done.exc_type == "FocalNotCalled", done.message
     wrong = "org.junit.jupiter.api.Assertions.assertEquals(1, 2);"
-    done = _execute(service, built, case, _with_test(case.reference, "wrong", wrong))
+    done = execute(service, built, case, _with_test(case.reference, "wrong", wrong))
     assert done.status is Status.FAILED and done.exc_type == "TestFailed", done.message
     for name, body in (("zquits", "System.exit(0);"), ("zhalts", "Runtime.getRuntime().halt(0);")):
-        done = _execute(service, built, case, _with_test(case.reference, name, body))
+        done = execute(service, built, case, _with_test(case.reference, name, body))
         assert done.status is Status.FAILED, (name, done.message)
     broken = f"```java\n{case.reference.replace('class', 'clas', 1)}\n```"
-    assert _execute(service, built, case, broken).status is Status.FAILED
+    assert execute(service, built, case, broken).status is Status.FAILED
 
 
 def test_ide_runs_choose_java(tmp_path: Path) -> None:
@@ -585,13 +531,13 @@ def test_an_answer_using_a_deprecated_jdk_api_passes_with_its_deprecation(
     case = next(c for c in built.cases if isinstance(c, GenerateCase))
     reference = task.reference_answer(item_of(case))  # type: ignore[arg-type]
     assert reference.startswith("```java\n")
-    clean = _execute(service, built, case, reference)
+    clean = execute(service, built, case, reference)
     assert clean.status is Status.PASSED, clean.message
     assert clean.deprecations is not None and clean.deprecations.found == ()
     line = "java.util.Date old = new java.util.Date(99, 0, 1);"  # deprecated since Java 1.1
     head, brace, rest = reference.partition("{\n")  # the method's first line, then its body
     boxed = f"{head}{brace}{line}\n{rest}"
-    used = _execute(service, built, case, boxed)
+    used = execute(service, built, case, boxed)
     assert used.status is Status.PASSED, used.message
     assert used.deprecations is not None
     (found,) = used.deprecations.found

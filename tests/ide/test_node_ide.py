@@ -8,40 +8,30 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from pinbench.core import snapshots
-from pinbench.core.env import Environment
-from pinbench.core.outcome import Execution, Limits, Status
-from pinbench.core.tests import TestKind
+from pinbench.core.outcome import Status
 from pinbench.execution.local import ExecutionService
 from pinbench.tasks.ide.build import build_repo
-from pinbench.tasks.ide.cases import Case, DocCase, FixCase, GenerateCase, Kind, Language, TestCase
-from pinbench.tasks.ide.collect import builtin_repositories, collect
+from pinbench.tasks.ide.cases import DocCase, FixCase, GenerateCase, Kind, Language, TestCase
 from pinbench.tasks.ide.node import source
-from pinbench.tasks.ide.repo import RepoBuild, RepoRejected
-from pinbench.tasks.ide.selection import Context, Quotas
+from pinbench.tasks.ide.repo import RepoRejected
 from pinbench.tasks.ide.task import IdeTask, item_of, prompt
+from tests.ide.shipped import (
+    Built,
+    built_repos,
+    check_references,
+    execute,
+    planted,
+    static,
+)
 
 pytestmark = pytest.mark.integration
 
 NODE_REPOS = ("csvkit-js", "jsdate-range", "ts-eventbus", "ts-inventory")
-
-
-@dataclass(frozen=True)
-class Built:
-    build: RepoBuild
-    env: Environment
-    cases: list[Case]
-
-    def case(self, kind: Kind, **where: object) -> Case:
-        for case in self.cases:
-            if case.scenario is kind and all(getattr(case, k) == v for k, v in where.items()):
-                return case
-        raise LookupError(f"no {kind} case with {where}")
 
 
 @pytest.fixture(scope="module")
@@ -50,44 +40,15 @@ def service() -> Iterator[ExecutionService]:
         yield svc
 
 
+def _rule(cell: str) -> str:
+    """A PLANTED.md rule cell as the diagnostic names it: `2322 (...)` is tsc's TS2322."""
+    rule = cell.split()[0]
+    return f"TS{rule}" if rule.isdigit() else rule
+
+
 @pytest.fixture(scope="module")
 def repos(service: ExecutionService) -> dict[str, Built]:
-    found = {}
-    for path in builtin_repositories():
-        if path.name in NODE_REPOS:
-            build, env = build_repo(path, service)
-            context = Context(build, env, snapshots.load(build.snapshot), service, Quotas())
-            found[path.name] = Built(build, env, collect(context, list(Kind)).cases)
-    assert set(found) == set(NODE_REPOS)
-    return found
-
-
-def _planted(repo: str) -> set[tuple[str, int, str]]:
-    """(file, line, rule) of every row of the repository's PLANTED.md table."""
-    text = (next(p for p in builtin_repositories() if p.name == repo) / "PLANTED.md").read_text()
-    rows = set()
-    for line in text.splitlines():
-        cells = [c.strip().strip("`") for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 4 and cells[1].isdigit():
-            rule = cells[3].split()[0]
-            rule = f"TS{rule}" if rule.isdigit() else rule
-            rows.add((cells[0], int(cells[1]), rule))
-    return rows
-
-
-def _execute(
-    service: ExecutionService, built: Built, case: GenerateCase | TestCase, answer: str
-) -> Execution:
-    item = item_of(case)
-    program = IdeTask().program(item, answer)
-    assert item.hidden_test is not None and item.hidden_test.kind is TestKind.NODE_REPO
-    return service.run(built.env, program, item.hidden_test, Limits(wall_seconds=120), ())
-
-
-def _static(case: Case, answer: str) -> tuple[dict[str, float], bool | None]:
-    task, item = IdeTask(), item_of(case)
-    scores = task.score(item, answer, None)
-    return scores, task.verdict(item, scores)
+    return built_repos(service, NODE_REPOS)
 
 
 # ------------------------------------------------------------------ reading the source
@@ -186,7 +147,7 @@ def test_fix_cases_are_exactly_the_planted_diagnostics(repos: dict[str, Built]) 
             for c in built.cases
             if isinstance(c, FixCase)
         }
-        assert found == _planted(name), name
+        assert found == planted(name, _rule), name
 
 
 def test_every_scenario_is_collected_and_generated_files_give_none(
@@ -209,23 +170,10 @@ def test_every_scenario_is_collected_and_generated_files_give_none(
 def test_the_reference_passes_doc_generate_test_workspace_and_fails_every_fix(
     service: ExecutionService, repos: dict[str, Built]
 ) -> None:
-    task = IdeTask()
-    for built in repos.values():
-        for case in built.cases:
-            item = item_of(case)
-            answer = task.reference_answer(item)
-            scores = task.score(item, answer, built.env)
-            verdict = task.verdict(item, scores)
-            if case.scenario is Kind.FIX:
-                assert verdict is False and scores["fix.resolved"] == 0.0, case.id
-            elif isinstance(case, TestCase) and not case.reference:
-                continue  # no suite file to offer: not part of the target
-            elif item.hidden_test is not None:
-                assert all(scores.values()), (case.id, scores)
-                done = _execute(service, built, case, answer)  # type: ignore[arg-type]
-                assert done.status is Status.PASSED, (case.id, done.message)
-            else:
-                assert verdict is True, (case.id, scores)
+    """Every case's reference answer is scored; 4 generate and 4 test cases per repository
+    are executed (`pinbench run --task ide -m reference` executes all of them)."""
+    references = check_references(service, repos, executed=4)
+    assert references >= 1
 
 
 # ------------------------------------------------------------------ wrong answers fail
@@ -234,12 +182,12 @@ def test_the_reference_passes_doc_generate_test_workspace_and_fails_every_fix(
 def test_doc_missing_a_parameter_or_written_elsewhere_fails(repos: dict[str, Built]) -> None:
     built = repos["jsdate-range"]
     case = next(c for c in built.cases if isinstance(c, DocCase) and "@param" in c.reference)
-    _, ok = _static(case, case.reference)
+    _, ok = static(case, case.reference)
     assert ok is True
     first_param = next(line for line in case.reference.splitlines() if "@param" in line)
-    _, missing = _static(case, case.reference.replace(first_param + "\n", ""))
+    _, missing = static(case, case.reference.replace(first_param + "\n", ""))
     assert missing is False
-    _, prose = _static(case, "It does what it says.")
+    _, prose = static(case, "It does what it says.")
     assert prose is False
 
 
@@ -259,10 +207,10 @@ def test_fix_that_removes_the_problem_passes_one_adding_another_fails(
         for line in lines
     )
     assert "Object.prototype.hasOwnProperty.call(" in fixed
-    scores, ok = _static(case, f"```javascript\n{fixed}\n```")
+    scores, ok = static(case, f"```javascript\n{fixed}\n```")
     assert ok is True, scores
     worse = fixed.replace("{", "{\n  const leftover = 1;", 1)
-    scores, ok = _static(case, f"```javascript\n{worse}\n```")
+    scores, ok = static(case, f"```javascript\n{worse}\n```")
     assert scores["fix.resolved"] == 1.0 and scores["fix.fewer"] == 0.0 and ok is False
 
 
@@ -277,7 +225,7 @@ def test_fix_that_hides_the_problem_with_a_directive_fails(repos: dict[str, Buil
     at = js.diagnostic.line - js.region[0]
     for directive in ("// eslint-disable-next-line", "/* eslint-disable */"):
         hidden = "\n".join([*region[:at], directive, *region[at:]])
-        scores, ok = _static(js, f"```javascript\n{hidden}\n```")
+        scores, ok = static(js, f"```javascript\n{hidden}\n```")
         assert scores["fix.resolved"] == 0.0 and ok is False, directive
     ts = next(
         c
@@ -288,7 +236,7 @@ def test_fix_that_hides_the_problem_with_a_directive_fails(repos: dict[str, Buil
     region = lines[ts.region[0] - 1 : ts.region[1]]
     at = ts.diagnostic.line - ts.region[0]
     hidden = "\n".join([*region[:at], "    // @ts-ignore", *region[at:]])
-    scores, ok = _static(ts, f"```typescript\n{hidden}\n```")
+    scores, ok = static(ts, f"```typescript\n{hidden}\n```")
     assert scores["fix.resolved"] == 0.0 and ok is False
 
 
@@ -299,7 +247,7 @@ def test_generate_wrong_body_fails_its_covering_tests(
     case = next(c for c in built.cases if isinstance(c, GenerateCase))
     name = case.qualname.rsplit(".", 1)[-1]
     wrong = f"```typescript\nfunction {name}(...args: any[]): any {{\n  return undefined;\n}}\n```"
-    done = _execute(service, built, case, wrong)
+    done = execute(service, built, case, wrong)
     assert done.status is Status.FAILED, done.message
 
 
@@ -309,16 +257,16 @@ def test_test_that_fails_or_never_calls_the_focal_function_fails(
     built = repos["csvkit-js"]
     case = next(c for c in built.cases if isinstance(c, TestCase) and c.reference)
     assert case.test_path.endswith("pinbench_generated.test.js")
-    done = _execute(service, built, case, f"```javascript\n{case.reference}\n```")
+    done = execute(service, built, case, f"```javascript\n{case.reference}\n```")
     assert done.status is Status.PASSED, done.message
     unrelated = "```javascript\ntest('nothing', () => {\n  expect(1 + 1).toBe(2);\n});\n```"
-    done = _execute(service, built, case, unrelated)
+    done = execute(service, built, case, unrelated)
     assert done.exc_type == "FocalNotCalled"
     failing = case.reference + "\ntest('wrong', () => {\n  expect(1).toBe(2);\n});\n"
-    done = _execute(service, built, case, f"```javascript\n{failing}\n```")
+    done = execute(service, built, case, f"```javascript\n{failing}\n```")
     assert done.status is Status.FAILED and done.exc_type == "TestFailed"
     exits = "```javascript\ntest('quits', () => {\n  process.exit(0);\n});\n```"
-    assert _execute(service, built, case, exits).status is Status.FAILED
+    assert execute(service, built, case, exits).status is Status.FAILED
 
 
 def test_ide_runs_choose_a_language(tmp_path: Path) -> None:
@@ -353,12 +301,12 @@ def test_an_answer_using_a_deprecated_node_api_passes_with_its_deprecation(
     task = IdeTask()
     case = next(c for c in built.cases if isinstance(c, GenerateCase))
     reference = task.reference_answer(item_of(case))  # type: ignore[arg-type]
-    clean = _execute(service, built, case, reference)
+    clean = execute(service, built, case, reference)
     assert clean.status is Status.PASSED, clean.message
     assert clean.deprecations is not None and clean.deprecations.found == ()
     line = "const unusedBuffer = Buffer(1);  // Node's DEP0005"
     head, brace, rest = reference.partition("{\n")  # the function's first line, then its body
-    used = _execute(service, built, case, f"{head}{brace}  {line}\n{rest}")
+    used = execute(service, built, case, f"{head}{brace}  {line}\n{rest}")
     assert used.status is Status.PASSED, used.message
     assert used.deprecations is not None
     (found,) = used.deprecations.found

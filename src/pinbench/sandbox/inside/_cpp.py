@@ -63,6 +63,7 @@ class _State(object):
         self.build_log = ""
         self.test_files = set()
         self.profiles = {}  # executable -> one raw profile it wrote (for llvm-cov)
+        self.only = None  # the executables built (their target names); None: all of them
 
     # ------------------------------------------------------------------ configure
 
@@ -174,9 +175,37 @@ class _State(object):
         argv = [self.tool("cmake"), "--build", self.build, "-j", str(_cpus())]
         if self.generated:
             argv += ["--target", "pinbench_generated_test"]
+        else:
+            self.only = self._selected_targets()
+            if self.only:
+                argv += ["--target"] + sorted(self.only)
         argv += ["--", "-k"]
         code, self.build_log = _call(argv, self.workdir, 1800)
         self.build_failed = code != 0
+
+    def _selected_targets(self):
+        """The executables whose sources hold the selected tests, built alone (with what they
+        link): a suite's other executables are not the answer's concern. None (build all)
+        when nothing is selected or a selected test's file is no executable's source (a test
+        of CTest's own, a file included by another, no codemodel)."""
+        files = set(s.split("::", 1)[0] for s in self.job.get("select") or [])
+        if not files:
+            return None
+        names, covered = set(), set()
+        for name, kind, sources in self.targets.values():
+            if kind == "EXECUTABLE" and name and files.intersection(sources):
+                names.add(name)
+                covered.update(files.intersection(sources))
+        return names if covered == files else None
+
+    def _skipped(self, exe, name):
+        """Whether this CTest entry's executable was left unbuilt on purpose."""
+        if self.only is None:
+            return False
+        if exe is None:  # named by its target
+            return name not in self.only and any(t[0] == name for t in self.targets.values())
+        target = self.targets.get(os.path.normpath(exe))
+        return target is not None and target[0] not in self.only
 
     def compile_errors_for(self, sources):
         """The build's error lines about these sources (or its first errors)."""
@@ -204,9 +233,12 @@ class _State(object):
         listed = {}  # executable -> its GoogleTest tests, None (not GoogleTest), or "missing"
         for name, argv, cwd in commands:
             if not argv:  # GoogleTest's discovery names an executable the build did not make
-                self._missing(None, name[: -len(NOT_BUILT)])
+                if not self._skipped(None, name[: -len(NOT_BUILT)]):
+                    self._missing(None, name[: -len(NOT_BUILT)])
                 continue
             exe = argv[0]
+            if self._skipped(exe, name):
+                continue
             if exe not in listed:
                 if not os.path.exists(exe):
                     listed[exe] = "missing"
