@@ -9,12 +9,14 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from pinbench.cli import app
 from pinbench.tasks.ide.collect import builtin_repositories
+from pinbench.tasks.ide.family import builtin_cases
 from tests.ide.conftest import write_repo
 
 pytestmark = pytest.mark.integration
@@ -23,6 +25,13 @@ pytestmark = pytest.mark.integration
 def _invoke(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(app, list(args))
     return result.exit_code, result.output
+
+
+def _builtin_rows() -> list[dict[str, Any]]:
+    """Every shipped repository's cases, as the files of cases hold them."""
+    builtin = builtin_cases(jobs=2)
+    assert not builtin.rejected and not builtin.issues
+    return [json.loads(line) for path in builtin.paths for line in path.read_text().splitlines()]
 
 
 @pytest.fixture(scope="module")
@@ -94,10 +103,8 @@ def test_builtin_repositories_give_cases_the_reference_answers_pass(tmp_path: Pa
         "java-textstats", "jsdate-range", "ledger", "textkit", "ts-eventbus", "ts-inventory",
         "unitconv",
     ]  # fmt: skip
-    from pinbench.tasks.ide.family import builtin_cases
-
     # one generate case per repository: the language suites run every reference (CI time)
-    rows = [json.loads(line) for line in builtin_cases(jobs=2).read_text().splitlines()]
+    rows = _builtin_rows()
     chosen: dict[str, str] = {}
     for row in rows:
         if row["scenario"] == "generate":
@@ -147,9 +154,7 @@ def test_the_embedded_model_answers_ide_cases(collected: Path, tmp_path: Path) -
 
 def test_the_embedded_model_answers_one_case_per_language(tmp_path: Path) -> None:
     """SmolLM2 on the shipped repositories: one doc case in each language, scored."""
-    from pinbench.tasks.ide.family import builtin_cases
-
-    rows = [json.loads(line) for line in builtin_cases(jobs=2).read_text().splitlines()]
+    rows = _builtin_rows()
     chosen = {}
     for row in rows:
         if row["scenario"] == "doc":
@@ -170,9 +175,7 @@ def test_the_embedded_model_answers_one_case_per_language(tmp_path: Path) -> Non
 
 
 def test_builtin_cases_find_the_planted_diagnostics_and_skip_generated_files() -> None:
-    from pinbench.tasks.ide.family import builtin_cases
-
-    rows = [json.loads(line) for line in builtin_cases(jobs=2).read_text().splitlines()]
+    rows = _builtin_rows()
     ledger_fixes = {
         (r["path"], r["diagnostic"]["line"], r["diagnostic"]["rule"])
         for r in rows
@@ -196,9 +199,7 @@ def test_builtin_cases_find_the_planted_diagnostics_and_skip_generated_files() -
 def test_a_repository_build_gets_more_than_a_short_timeout(tmp_path: Path) -> None:
     """--timeout caps a program's run, but a C/C++ case builds the project first: its cap is
     at least what collection allowed the suite (a real project's build takes minutes)."""
-    from pinbench.tasks.ide.family import builtin_cases
-
-    rows = [json.loads(line) for line in builtin_cases(jobs=2).read_text().splitlines()]
+    rows = _builtin_rows()
     case = next(r["id"] for r in rows if r["repo"] == "c-ringbuf" and r["scenario"] == "generate")
     summary = tmp_path / "s.json"
     code, output = _invoke(
@@ -208,3 +209,32 @@ def test_a_repository_build_gets_more_than_a_short_timeout(tmp_path: Path) -> No
     assert code == 0, output
     (sample,) = json.loads(summary.read_text())["samples"]
     assert sample["outcome"] == "passed", output
+
+
+def test_builtin_collects_only_the_language_asked_for_and_a_missing_toolchain_is_one_issue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`-d builtin --language cpp` on a new home collects the C/C++ repositories alone; with
+    the C/C++ toolchain missing, each is rejected with the reason as a load issue, the run
+    goes on (here with nothing to run) and nothing of another language is collected."""
+    from pinbench.core.env import EnvError
+    from pinbench.envs.cpp import builder
+    from pinbench.tasks.base import Settings
+    from pinbench.tasks.ide.family import FAMILY
+
+    def missing() -> builder.Toolchain:
+        raise EnvError("the C/C++ toolchain needs clang and CMake: install Debian's clang")
+
+    monkeypatch.setenv("PINBENCH_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(builder, "toolchain", missing)
+    builtin = builtin_cases(jobs=2, language="cpp")
+    assert builtin.cases == [] and builtin.paths == []
+    assert sorted(r.split(":")[0] for r in builtin.rejected) == [
+        "builtin repository c-ringbuf",
+        "builtin repository cpp-strkit",
+    ]
+    assert all("install Debian's clang" in r for r in builtin.rejected)
+    assert not (tmp_path / "home" / "ide").exists()  # no other language was collected
+    settings = Settings(dataset=Path("builtin"), language="cpp", jobs=2)
+    loaded = FAMILY.load("builtin", settings)
+    assert loaded.items == [] and len(loaded.skipped) == 2

@@ -10,6 +10,7 @@ import re
 import subprocess
 import tomllib
 from pathlib import Path
+from types import ModuleType
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -24,6 +25,7 @@ from pinbench.core.tests import TestKind, TestSpec
 from pinbench.envs.python.builder import ensure, interpreters
 from pinbench.envs.python.interpreters import uv_binary, uv_environ
 from pinbench.execution.local import ExecutionService
+from pinbench.tasks.ide.cases import Language
 from pinbench.tasks.ide.cpp import build as cpp_build
 from pinbench.tasks.ide.csharp import build as csharp_build
 from pinbench.tasks.ide.java import build as java_build
@@ -53,6 +55,26 @@ _REQUIREMENT_FILES = (
 )
 
 
+_AGENTS = (node_build, java_build, cpp_build, csharp_build)  # the first that detects builds
+_LANGUAGES = {
+    node_build: (Language.JAVASCRIPT, Language.TYPESCRIPT),
+    java_build: (Language.JAVA,),
+    cpp_build: (Language.CPP,),
+    csharp_build: (Language.CSHARP,),
+}
+
+
+def _agent(snap: Snapshot) -> ModuleType | None:
+    """The build agent of another ecosystem that takes this repository (None: Python's)."""
+    return next((agent for agent in _AGENTS if agent.detect(snap)), None)
+
+
+def languages(snap: Snapshot) -> tuple[Language, ...]:
+    """The languages a repository's cases may be in, by the build agent that takes it."""
+    agent = _agent(snap)
+    return (Language.PYTHON,) if agent is None else _LANGUAGES[agent]
+
+
 def build_repo(
     source: Path, service: ExecutionService, name: str | None = None, refresh: bool = False
 ) -> tuple[RepoBuild, Environment]:
@@ -71,11 +93,11 @@ def build_repo(
                     return build, env
         except ValueError:
             pass
-    for agent in (node_build, java_build, cpp_build, csharp_build):
-        if agent.detect(snap):
-            build, env = agent.build(snap, service, name or source.resolve().name)
-            memo.write_text(build.model_dump_json(indent=1))
-            return build, env
+    agent = _agent(snap)
+    if agent is not None:
+        build, env = agent.build(snap, service, name or source.resolve().name)
+        memo.write_text(build.model_dump_json(indent=1))
+        return build, env
     declared, sources, python, notes = declared_requirements(snap)
     own = canonicalize_name(name or source.name)
     declared = [r for r in declared if canonicalize_name(Requirement(r).name) != own]

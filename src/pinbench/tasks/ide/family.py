@@ -1,9 +1,10 @@
 """The IDE family: cases from a file `pinbench ide collect` wrote, or the builtin repositories'
-cases (collected once per version of them); the split picks one scenario."""
+cases (each repository collected once per version of it, only those in the language asked
+for); the split picks one scenario."""
 
 from __future__ import annotations
 
-import hashlib
+from dataclasses import dataclass
 from pathlib import Path
 
 from pinbench.core import snapshots
@@ -12,6 +13,7 @@ from pinbench.core.paths import cache_root
 from pinbench.execution.local import ExecutionService
 from pinbench.tasks.base import Loaded, Settings
 from pinbench.tasks.ide import dataset
+from pinbench.tasks.ide.build import languages
 from pinbench.tasks.ide.cases import Case, Kind, Language
 from pinbench.tasks.ide.collect import builtin_repositories, collect_repositories
 from pinbench.tasks.ide.task import IdeTask, item_of
@@ -26,10 +28,12 @@ class IdeFamily:
         return dataset.looks_like(path)
 
     def load(self, name: str, settings: Settings) -> Loaded:
-        path = settings.dataset
-        if str(path) == "builtin":
-            path = builtin_cases(settings.jobs)
-        cases, issues = dataset.read(path)
+        if str(settings.dataset) == "builtin":
+            builtin = builtin_cases(settings.jobs, settings.language)
+            cases, issues = builtin.cases, [*builtin.issues, *builtin.rejected]
+        else:
+            read, found = dataset.read(settings.dataset)
+            cases, issues = read, [str(i) for i in found]
         kinds = {k.value for k in Kind}
         if settings.split not in ALL and settings.split not in kinds:
             raise DatasetError(f"--split for IDE cases: all or one of {', '.join(sorted(kinds))}")
@@ -42,7 +46,7 @@ class IdeFamily:
             if (settings.split in ALL or c.scenario.value == settings.split)
             and _speaks(c.language, settings.language)
         ]
-        return Loaded(IdeTask(), [item_of(c) for c in chosen], "ide", [str(i) for i in issues])
+        return Loaded(IdeTask(), [item_of(c) for c in chosen], "ide", issues)
 
 
 def _speaks(language: Language, wanted: str | None) -> bool:
@@ -53,21 +57,41 @@ def _speaks(language: Language, wanted: str | None) -> bool:
     return wanted == Language.JAVASCRIPT and language is Language.TYPESCRIPT
 
 
-def builtin_cases(jobs: int) -> Path:
-    """The cases of the shipped repositories, collected once per version of them."""
-    sources = builtin_repositories()
-    digest = hashlib.sha256("".join(snapshots.take(p).digest for p in sources).encode())
-    path = cache_root() / "ide" / f"builtin-{digest.hexdigest()[:12]}.jsonl"
-    if path.exists():
-        return path
-    with ExecutionService(jobs=jobs) as service:
-        results = collect_repositories(sources, list(Kind), service)
-    for result in results:
-        if result.rejected:
-            raise DatasetError(f"builtin repository {result.source.name}: {result.rejected}")
-    cases: list[Case] = [c for r in results for c in r.cases]
-    dataset.write(cases, path)
-    return path
+@dataclass(frozen=True)
+class Builtin:
+    cases: list[Case]
+    paths: list[Path]  # one file of cases per repository collected
+    issues: list[str]  # malformed rows of those files
+    rejected: list[str]  # "builtin repository NAME: why" (a toolchain missing, ...)
+
+
+def builtin_cases(jobs: int, language: str | None = None) -> Builtin:
+    """The cases of the shipped repositories in `language` (all: None). Each repository is
+    collected once per version of it; one that cannot be (its toolchain is missing, say) is
+    named with the reason, not kept, and the others go on."""
+    wanted = []
+    for source in builtin_repositories():
+        snap = snapshots.take(source)
+        if any(_speaks(found, language) for found in languages(snap)):
+            wanted.append((source, cache_root() / "ide" / f"builtin-{snap.digest[:16]}.jsonl"))
+    missing = [source for source, path in wanted if not path.exists()]
+    rejected = []
+    if missing:
+        with ExecutionService(jobs=jobs) as service:
+            for result in collect_repositories(missing, list(Kind), service):
+                if result.rejected:
+                    rejected.append(f"builtin repository {result.source.name}: {result.rejected}")
+                else:
+                    path = next(p for s, p in wanted if s == result.source)
+                    dataset.write(result.cases, path)
+    found = Builtin([], [], [], rejected)
+    for _, path in wanted:
+        if path.exists():
+            cases, issues = dataset.read(path)
+            found.cases.extend(cases)
+            found.paths.append(path)
+            found.issues.extend(str(i) for i in issues)
+    return found
 
 
 FAMILY = IdeFamily()
