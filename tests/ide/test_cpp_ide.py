@@ -29,14 +29,7 @@ from pinbench.tasks.ide.cpp import edits, source, tidy
 from pinbench.tasks.ide.repo import RepoRejected
 from pinbench.tasks.ide.selection import Context, Quotas
 from pinbench.tasks.ide.task import prompt
-from tests.ide.shipped import (
-    Built,
-    built_repos,
-    check_references,
-    execute,
-    planted,
-    static,
-)
+from tests.ide.shipped import Built, built_repos, check_references, execute, planted, static
 
 CPP_REPOS = ("c-ringbuf", "cpp-strkit")
 

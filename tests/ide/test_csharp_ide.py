@@ -24,14 +24,7 @@ from pinbench.tasks.ide.csharp import edits, mcs, source
 from pinbench.tasks.ide.repo import RepoRejected
 from pinbench.tasks.ide.selection import Context, Quotas
 from pinbench.tasks.ide.task import prompt
-from tests.ide.shipped import (
-    Built,
-    built_repos,
-    check_references,
-    execute,
-    planted,
-    static,
-)
+from tests.ide.shipped import Built, built_repos, check_references, execute, planted, static
 
 CSHARP_REPOS = ("cs-invoicing", "cs-textgrid")
 

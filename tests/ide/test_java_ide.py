@@ -22,14 +22,7 @@ from pinbench.tasks.ide.cases import DocCase, FixCase, GenerateCase, Kind, Langu
 from pinbench.tasks.ide.java import javac, source
 from pinbench.tasks.ide.repo import RepoRejected
 from pinbench.tasks.ide.task import IdeTask, item_of, prompt
-from tests.ide.shipped import (
-    Built,
-    built_repos,
-    check_references,
-    execute,
-    planted,
-    static,
-)
+from tests.ide.shipped import Built, built_repos, check_references, execute, planted, static
 
 JAVA_REPOS = ("java-money", "java-textstats")
 

@@ -20,14 +20,7 @@ from pinbench.tasks.ide.cases import DocCase, FixCase, GenerateCase, Kind, Langu
 from pinbench.tasks.ide.node import source
 from pinbench.tasks.ide.repo import RepoRejected
 from pinbench.tasks.ide.task import IdeTask, item_of, prompt
-from tests.ide.shipped import (
-    Built,
-    built_repos,
-    check_references,
-    execute,
-    planted,
-    static,
-)
+from tests.ide.shipped import Built, built_repos, check_references, execute, planted, static
 
 pytestmark = pytest.mark.integration
 
