@@ -9,6 +9,7 @@ runner) and `pinbench-env.json`, the manifest the runner reads (the tools' paths
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import re
@@ -30,7 +31,11 @@ MANIFEST = "pinbench-env.json"
 INSIDE = Path(inside.__file__).parent
 CMAKE_INCLUDE = INSIDE / "pinbench.cmake"
 DEBIAN_PACKAGES = "clang clang-tidy cmake llvm libclang-rt-14-dev libgtest-dev libgmock-dev"
-GTEST_CONFIG = Path("/usr/lib/x86_64-linux-gnu/cmake/GTest/GTestConfigVersion.cmake")
+# GoogleTest's CMake package, where Debian installs it (the multiarch directory of this machine)
+GTEST_CONFIGS = (
+    "/usr/lib/*/cmake/GTest/GTestConfigVersion.cmake",
+    "/usr/lib/cmake/GTest/GTestConfigVersion.cmake",
+)
 LLVM_TOOLS = ("llvm-profdata", "llvm-cov", "llvm-cxxfilt")
 PROFILE_VERSION = 8  # the raw profile format the sandbox's runner reads
 
@@ -77,6 +82,14 @@ def _version(argv: list[str], pattern: str) -> str:
     return match.group(1)
 
 
+def _gtest_config() -> Path | None:
+    for pattern in GTEST_CONFIGS:
+        found = sorted(glob.glob(pattern))
+        if found:
+            return Path(found[0])
+    return None
+
+
 @cache
 def toolchain() -> Toolchain:
     """The machine's clang, CMake and GoogleTest; EnvError naming what to install."""
@@ -85,9 +98,10 @@ def toolchain() -> Toolchain:
         raise EnvError(
             f"the C/C++ toolchain needs clang and CMake: install Debian's {DEBIAN_PACKAGES}"
         )
-    if not GTEST_CONFIG.exists():
+    config = _gtest_config()
+    if config is None:
         raise _missing("GoogleTest")
-    gtest = re.search(r'PACKAGE_VERSION "([\d.]+)"', GTEST_CONFIG.read_text())
+    gtest = re.search(r'PACKAGE_VERSION "([\d.]+)"', config.read_text())
     clang_path = Path(clang).resolve()
     return Toolchain(
         clang=clang_path,
