@@ -14,7 +14,8 @@ import pytest
 
 from pinbench.core import snapshots
 from pinbench.core.env import EnvError, EnvSpec
-from pinbench.core.outcome import Status
+from pinbench.core.outcome import Execution, Limits, Status
+from pinbench.core.tests import TestKind, TestSpec
 from pinbench.envs.java import builder, maven
 from pinbench.execution.local import ExecutionService
 from pinbench.tasks.ide.build import build_repo
@@ -320,6 +321,59 @@ def test_a_repository_that_cannot_be_built_is_rejected_with_its_reason(
     (missing / "src/test/java/a/ATest.java").write_text("package a;\npublic class ATest {}\n")
     with pytest.raises(RepoRejected, match=r"org\.nowhere:nothing:1"):
         build_repo(missing, service)
+
+
+def test_selected_tests_compile_with_the_helpers_they_use_and_a_broken_helper_fails_them(
+    service: ExecutionService, tmp_path: Path
+) -> None:
+    """An answer's run compiles the selected test files and what they use from the test
+    folders (javac's -sourcepath), not every test file: a helper is found, a test file that
+    does not compile and is not selected costs nothing, and a helper that does not compile
+    fails the test that uses it (every test file compiled, as without a selection)."""
+    repo = tmp_path / "calc"
+    (repo / "src/main/java/calc").mkdir(parents=True)
+    (repo / "src/test/java/calc").mkdir(parents=True)
+    junit = (
+        "<dependencies><dependency><groupId>junit</groupId><artifactId>junit</artifactId>"
+        "<version>4.13.2</version><scope>test</scope></dependency></dependencies>"
+    )
+    (repo / "pom.xml").write_text(_pom("g", "calc", "1", junit))
+    calc = (
+        "package calc;\npublic class Calc {\n"
+        "  public static int twice(int x) { return 2 * x; }\n}\n"
+    )
+    (repo / "src/main/java/calc/Calc.java").write_text(calc)
+    helper = "package calc;\nclass Helpers {\n  static int four() { return 4; }\n}\n"
+    (repo / "src/test/java/calc/Helpers.java").write_text(helper)
+    (repo / "src/test/java/calc/CalcTest.java").write_text(
+        "package calc;\nimport org.junit.Test;\nimport static org.junit.Assert.assertEquals;\n"
+        "public class CalcTest {\n  @Test public void twice() { assertEquals(Helpers.four(), "
+        "Calc.twice(2)); }\n}\n"
+    )
+    (repo / "src/test/java/calc/BrokenTest.java").write_text(
+        "package calc;\npublic class BrokenTest { int x = notDeclared(); }\n"
+    )
+    build, env = build_repo(repo, service)
+    assert build.baseline.outcomes["src/test/java/calc/CalcTest.java::twice"] == "passed"
+
+    def run(path: str, program: str) -> Execution:
+        test = TestSpec(
+            kind=TestKind.JAVA_REPO,
+            code="",
+            repo=build.snapshot,
+            path=path,
+            select=("src/test/java/calc/CalcTest.java::twice",),
+        )
+        return service.run(env, program, test, Limits(wall_seconds=300), (), fresh=True)
+
+    done = run("src/main/java/calc/Calc.java", calc)
+    assert done.status is Status.PASSED, done.message
+    assert not done.details["collect_errors"]
+    done = run("src/main/java/calc/Calc.java", calc.replace("2 * x", "3 * x"))
+    assert done.status is Status.FAILED and done.exc_type == "TestFailed", done.message
+    done = run("src/test/java/calc/Helpers.java", helper.replace("return 4;", "return four;"))
+    assert done.status is Status.FAILED and done.exc_type == "LoadError", done.message
+    assert "CalcTest.java" in done.message
 
 
 # ------------------------------------------------------------------ collection

@@ -1097,9 +1097,22 @@ def _java_package(path):
     return found.group(1) if found else ""
 
 
-def _javac(env, release, out, classpath, files):
-    """javac over `files` (no annotation processor runs); the files it reported errors in
-    (None when it failed without naming one) and its first errors."""
+def _java_roots(rels):
+    """The source roots of these Java files (each file's folder less its package's path)."""
+    roots = set()
+    for rel in rels:
+        package = _java_package(os.path.join(CODEDIR, rel)).replace(".", "/")
+        folder = os.path.dirname(rel)
+        if package and folder.endswith(package):
+            folder = folder[: -len(package)].rstrip("/")
+        roots.add(folder or ".")
+    return roots
+
+
+def _javac(env, release, out, classpath, files, sourcepath=None):
+    """javac over `files` (no annotation processor runs), and over what they use from
+    `sourcepath` (folders); the files it reported errors in (None when it failed without
+    naming one) and its first errors."""
     import re
     import subprocess
 
@@ -1111,7 +1124,10 @@ def _javac(env, release, out, classpath, files):
     argv = [os.path.join(env["jdk_home"], "bin", "javac"), "-J-Xmx768m", "-J-XX:+UseSerialGC"]
     argv += ["--release", str(release), "-proc:none", "-implicit:class", "-g"]
     argv += ["-Xlint:none", "-Xlint:deprecation", "-Xlint:removal", "-Xmaxwarns", "100000"]
-    argv += ["-encoding", "UTF-8", "-d", out, "-cp", os.pathsep.join(classpath), "@" + args]
+    argv += ["-encoding", "UTF-8", "-d", out, "-cp", os.pathsep.join(classpath)]
+    if sourcepath is not None:
+        argv += ["-sourcepath", os.pathsep.join(sorted(sourcepath))]
+    argv.append("@" + args)
     done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=CODEDIR)
     text = done.stdout.decode("utf-8", "replace")
     COMPILER_OUTPUT.append(text[: 4 << 20])
@@ -1216,11 +1232,24 @@ def _run_java_repo(job, record):
     errors, outcomes, calls, functions = [], {}, {}, []
     selected = sorted(set(s.split("::", 1)[0] for s in job.get("select", [])))
     wanted = set(r for r in tests if (r in selected if selected else _is_surefire_test(r)))
-    compiling = list(tests)
-    for _ in range(4):  # drop the files javac names, then again, a few times at most
-        bad, text = _javac(env, release, test_out, base, compiling) if compiling else (set(), "")
+    # Selected tests: their files are compiled, with what they use from the test folders;
+    # every test file when one of those does not compile (it is then dropped, as below).
+    compiling, sourcepath = list(tests), None
+    if selected:
+        compiling, sourcepath = [r for r in tests if r in wanted], _java_roots(tests)
+    rounds = 4
+    while rounds:  # drop the files javac names, then again, a few times at most
+        rounds -= 1
+        bad, text = (
+            _javac(env, release, test_out, base, compiling, sourcepath)
+            if compiling
+            else (set(), "")
+        )
         if not bad:
             break
+        if sourcepath is not None and not bad.issubset(compiling):
+            compiling, sourcepath, rounds = list(tests), None, 4
+            continue
         for rel in sorted(bad):  # a file that does not compile fails alone (if it is run)
             compiling.remove(rel)
             if rel in wanted:
@@ -1238,13 +1267,7 @@ def _run_java_repo(job, record):
         package = _java_package(os.path.join(CODEDIR, rel))
         stem = os.path.basename(rel)[: -len(".java")]
         classes[(package + "." if package else "") + stem] = rel
-    roots = set()
-    for rel in main:
-        package = _java_package(os.path.join(CODEDIR, rel)).replace(".", "/")
-        folder = os.path.dirname(rel)
-        if package and folder.endswith(package):
-            folder = folder[: -len(package)].rstrip("/")
-        roots.add(folder or ".")
+    roots = _java_roots(main)
     failures = []
     if classes:
         result_path = os.path.join(WORKDIR, "junit-result.json")
