@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from pinbench.core import snapshots
 from pinbench.core.env import Environment
@@ -17,6 +18,8 @@ from pinbench.tasks.ide.collect import builtin_repositories, collect
 from pinbench.tasks.ide.repo import RepoBuild
 from pinbench.tasks.ide.selection import Context, Quotas
 from pinbench.tasks.ide.task import IdeTask, item_of
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -72,11 +75,11 @@ def static(case: Case, answer: str) -> tuple[dict[str, float], bool | None]:
     return scores, task.verdict(item, scores)
 
 
-def spread(cases: list[Case], most: int) -> list[Case]:
-    """At most `most` of the cases, evenly spread from the first to the last."""
-    if len(cases) <= most:
-        return cases
-    return [cases[round(i * (len(cases) - 1) / (most - 1))] for i in range(most)]
+def spread(items: list[T], most: int) -> list[T]:
+    """At most `most` of the items, evenly spread from the first to the last."""
+    if len(items) <= most:
+        return items
+    return [items[round(i * (len(items) - 1) / (most - 1))] for i in range(most)]
 
 
 def check_references(
@@ -91,7 +94,7 @@ def check_references(
     task = IdeTask()
     references = 0
     for built in repos.values():
-        runs: dict[Kind, list[Case]] = {Kind.GENERATE: [], Kind.TEST: []}
+        runs: dict[Kind, list[tuple[Case, str]]] = {Kind.GENERATE: [], Kind.TEST: []}
         for case in built.cases:
             item = item_of(case)
             answer = task.reference_answer(item)
@@ -103,12 +106,12 @@ def check_references(
                 continue  # no suite file to offer: not part of the target
             elif item.hidden_test is not None:
                 assert all(scores.values()), (case.id, scores)
-                runs[case.scenario].append(case)
+                runs[case.scenario].append((case, answer))
             else:
                 assert verdict is True, (case.id, scores)
-        for scenario, cases in runs.items():
-            for case in cases if executed is None else spread(cases, executed):
-                done = execute(service, built, case, task.reference_answer(item_of(case)))
+        for scenario, answers in runs.items():
+            for case, answer in answers if executed is None else spread(answers, executed):
+                done = execute(service, built, case, answer)
                 assert done.status is Status.PASSED, (case.id, done.message)
                 references += scenario is Kind.TEST
     return references

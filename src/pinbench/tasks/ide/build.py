@@ -55,8 +55,9 @@ _REQUIREMENT_FILES = (
 )
 
 
-_AGENTS = (node_build, java_build, cpp_build, csharp_build)  # the first that detects builds
-_LANGUAGES = {
+# The other ecosystems' build agents (the first that detects a repository builds it) and the
+# languages their cases may be in
+_AGENTS = {
     node_build: (Language.JAVASCRIPT, Language.TYPESCRIPT),
     java_build: (Language.JAVA,),
     cpp_build: (Language.CPP,),
@@ -72,7 +73,7 @@ def _agent(snap: Snapshot) -> ModuleType | None:
 def languages(snap: Snapshot) -> tuple[Language, ...]:
     """The languages a repository's cases may be in, by the build agent that takes it."""
     agent = _agent(snap)
-    return (Language.PYTHON,) if agent is None else _LANGUAGES[agent]
+    return (Language.PYTHON,) if agent is None else _AGENTS[agent]
 
 
 def build_repo(

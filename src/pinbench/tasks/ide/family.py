@@ -69,12 +69,12 @@ def builtin_cases(jobs: int, language: str | None = None) -> Builtin:
     """The cases of the shipped repositories in `language` (all: None). Each repository is
     collected once per version of it; one that cannot be (its toolchain is missing, say) is
     named with the reason, not kept, and the others go on."""
-    wanted = []
+    wanted: dict[Path, Path] = {}  # repository -> its file of cases
     for source in builtin_repositories():
         snap = snapshots.take(source)
         if any(_speaks(found, language) for found in languages(snap)):
-            wanted.append((source, cache_root() / "ide" / f"builtin-{snap.digest[:16]}.jsonl"))
-    missing = [source for source, path in wanted if not path.exists()]
+            wanted[source] = cache_root() / "ide" / f"builtin-{snap.digest[:16]}.jsonl"
+    missing = [source for source, path in wanted.items() if not path.exists()]
     rejected = []
     if missing:
         with ExecutionService(jobs=jobs) as service:
@@ -82,10 +82,9 @@ def builtin_cases(jobs: int, language: str | None = None) -> Builtin:
                 if result.rejected:
                     rejected.append(f"builtin repository {result.source.name}: {result.rejected}")
                 else:
-                    path = next(p for s, p in wanted if s == result.source)
-                    dataset.write(result.cases, path)
+                    dataset.write(result.cases, wanted[result.source])
     found = Builtin([], [], [], rejected)
-    for _, path in wanted:
+    for path in wanted.values():
         if path.exists():
             cases, issues = dataset.read(path)
             found.cases.extend(cases)
